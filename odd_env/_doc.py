@@ -1,0 +1,86 @@
+"""The shared part of the environments' documentation pages."""
+
+PLANES_TABLE = """\
+| plane | content |
+|---|---|
+| 0 | stones of the acting player's colour |
+| 1 | stones of the opponent's colour |
+| 2 | empty on-board cells |
+| 3 | on-board cells |
+| 4 | the stone already placed this turn (step 2), else zeros |
+| 5 | constant: 1 in step 2 of a turn |
+| 6 | constant: 1 when the acting player is Black |
+| 7 | empty cells where a stone of the acting player's colour keeps parity |
+| 8 | empty cells where a stone of the opponent's colour keeps parity |
+| 9 | legal cells for a stone of the acting player's colour |
+| 10 | legal cells for a stone of the opponent's colour |
+"""
+
+ACTIONS_TABLE = """\
+| action a | meaning |
+|---|---|
+| 0 <= a < H*W | a stone of the acting player's own colour on cell a |
+| H*W <= a < 2*H*W | a stone of the opponent's colour on cell a - H*W |
+| 2*H*W | pass (step 1 of a turn) / end turn (step 2) |
+"""
+
+REWARDS_TABLE = """\
+| when | winner | loser |
+|---|---|---|
+| the game ends (two passes in succession) | +1 | -1 |
+| any other step | 0 | 0 |
+| an illegal action under `env()` | 0 | -1 for the offender |
+"""
+
+
+def page(title: str, intro: str, board: str) -> str:
+    """Assemble an environment's documentation page."""
+    return f"""# {title}
+
+{intro}
+
+{board}
+
+Agents: `black_0` and `white_0`. Black starts. A turn is one or two steps of
+the same agent: `agent_selection` stays on it between the two steps.
+
+## Observation
+
+`{{"observation": int8[C, H, W], "action_mask": int8[2*H*W + 1]}}`, with
+C = 11 planes of 0/1 values seen from the acting player's side (observation
+version 1). Cells are indexed row-major, `cell = row * W + col`.
+
+{PLANES_TABLE}
+Planes 7 to 10 are extra features: the placement arithmetic
+(a stone keeps parity when it touches an odd number of groups of its colour)
+and the mask itself drawn on the board. When observed by the agent that is
+not to act, planes 9 and 10 and the action mask are zeros.
+
+## Actions
+
+`Discrete(2*H*W + 1)`, relative to the acting player:
+
+{ACTIONS_TABLE}
+The mask is exact (RULES.md section 3): on Black's first turn any empty cell
+in either colour and no pass; in step 1 of any later turn pass, any
+parity-keeping stone, and a parity-flipping stone only if a parity-flipping
+second stone would exist after it; in step 2 end turn iff the total is odd,
+and a second stone iff the total is odd after it.
+
+## Rewards
+
+{REWARDS_TABLE}
+The player with fewer groups of their own colour wins; the total is odd, so
+there are no draws.
+
+## Info
+
+Each agent's `info` holds `black_groups`, `white_groups` and `turn_step` (1 or 2).
+
+## Errors
+
+`raw_env.step` raises `ValueError` naming the action and why it is illegal
+(masked, not an integer, out of range) and changes nothing. `env()` follows
+PettingZoo classic: an illegal action ends the game with -1 for the offender.
+Constructor arguments out of range raise `ValueError` listing the allowed sizes.
+"""
