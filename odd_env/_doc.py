@@ -14,6 +14,7 @@ PLANES_TABLE = """\
 | 8 | empty cells where a stone of the opponent's colour keeps parity |
 | 9 | legal cells for a stone of the acting player's colour |
 | 10 | legal cells for a stone of the opponent's colour |
+| 11 | constant: 1 when the previous turn was a pass (passing now ends the game) |
 """
 
 ACTIONS_TABLE = """\
@@ -47,13 +48,13 @@ the same agent: `agent_selection` stays on it between the two steps.
 ## Observation
 
 `{{"observation": int8[C, H, W], "action_mask": int8[2*H*W + 1]}}`, with
-C = 11 planes of 0/1 values seen from the acting player's side (observation
+C = 12 planes of 0/1 values seen from the acting player's side (observation
 version 1). Cells are indexed row-major, `cell = row * W + col`.
 
 {PLANES_TABLE}
-Planes 7 to 10 are extra features: the placement arithmetic
-(a stone keeps parity when it touches an odd number of groups of its colour)
-and the mask itself drawn on the board. When observed by the agent that is
+Planes 7 to 11 are extra features: the placement arithmetic
+(a stone keeps parity when it touches an odd number of groups of its colour),
+the mask itself drawn on the board, and whether passing now ends the game. When observed by the agent that is
 not to act, planes 9 and 10 and the action mask are zeros.
 
 ## Actions

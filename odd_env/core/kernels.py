@@ -40,7 +40,7 @@ M_PLY = 10  # environment steps played
 M_TURN = 11  # turns completed
 META = 12
 
-NUM_PLANES = 11
+NUM_PLANES = 12
 """Observation planes written by :func:`observe_into` (see odd_env.core.state)."""
 
 
@@ -287,6 +287,7 @@ def observe_into(s, n, onboard, viewer, keep, mask, obs):
     is_black = 1 if viewer == 0 else 0
     acting = s[m + M_TO_MOVE] == viewer
     first = s[m + M_FIRST_STONE]
+    passed = 1 if s[m + M_PASSES] > 0 else 0
     for x in range(n):
         v = s[x]
         obs[0, x] = v == own
@@ -304,3 +305,4 @@ def observe_into(s, n, onboard, viewer, keep, mask, obs):
         else:
             obs[9, x] = 0
             obs[10, x] = 0
+        obs[11, x] = passed

@@ -21,11 +21,14 @@ plane  content
 8      empty cells where a stone of the opponent's colour keeps parity
 9      legal cells for a stone of the viewer's colour (the action mask)
 10     legal cells for a stone of the opponent's colour (the action mask)
+11     constant: 1 when the previous turn was a pass (passing now ends the game)
 =====  ==================================================================
 
-Planes 7 to 10 are extra features (observation version 1): they spell out
+Planes 7 to 11 are extra features (observation version 1): they spell out
 the placement arithmetic and the look-ahead that a network would otherwise
-have to learn. Planes 9 and 10 are zero when the viewer is not to act.
+have to learn, and the one fact of the history that the rules depend on.
+Planes 9 and 10 are zero when the viewer is not to act. The planes hold all
+the state the rules need: :meth:`GameState.from_observation` rebuilds it.
 """
 
 from __future__ import annotations
@@ -50,6 +53,7 @@ PLANE_NAMES = (
     "opponent colour keeps parity",
     "own colour legal",
     "opponent colour legal",
+    "previous turn was a pass",
 )
 BLACK, WHITE = 0, 1
 """Player indices (colour values on the board are index + 1)."""
@@ -76,6 +80,40 @@ class GameState:
         self.data = data
         self._mask: np.ndarray | None = None
         self._keep: np.ndarray | None = None
+
+    @classmethod
+    def from_observation(cls, geometry: Geometry, planes: np.ndarray) -> GameState:
+        """Rebuild the state seen in ``planes`` (int[C, H, W]) by the player to act.
+
+        Everything the rules depend on is recovered (stones, groups, player,
+        step, first stone, a pending pass); the step and turn counters start at 0.
+        """
+        g = geometry
+        n = g.num_cells
+        planes = np.asarray(planes)
+        if planes.ndim != 3 or planes.shape[0] < NUM_PLANES or planes.shape[1:] != (g.height, g.width):
+            raise ValueError(
+                f"planes must have shape ({NUM_PLANES}, {g.height}, {g.width}) for "
+                f"{g.game} {g.size}, got {planes.shape}"
+            )
+        flat = planes.reshape(planes.shape[0], n)
+        if not np.array_equal(flat[3].astype(bool), g.onboard):
+            raise ValueError(f"plane 3 (on-board cells) does not match the {g.game} {g.size} board")
+        viewer = BLACK if flat[6, 0] else WHITE
+        state = cls(g)
+        data, nbr = state.data, g.neighbours
+        own, opp = viewer + 1, 2 - viewer
+        for cell in np.flatnonzero(flat[0]):
+            K.place(data, n, nbr, int(cell), own)
+        for cell in np.flatnonzero(flat[1]):
+            K.place(data, n, nbr, int(cell), opp)
+        m = 2 * n
+        data[m + K.M_TO_MOVE] = viewer
+        data[m + K.M_STEP] = int(flat[5, 0])
+        first = np.flatnonzero(flat[4])
+        data[m + K.M_FIRST_STONE] = int(first[0]) if data[m + K.M_STEP] and len(first) else -1
+        data[m + K.M_PASSES] = int(flat[11, 0])
+        return state
 
     # ------------------------------------------------------------ copying
     def copy(self) -> GameState:
