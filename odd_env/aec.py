@@ -17,7 +17,8 @@ from pettingzoo.utils import wrappers
 
 from .core.geometry import Geometry, geometry as make_geometry
 from .core.state import NUM_PLANES, OBSERVATION_VERSION, GameState
-from .render import to_text
+from .records import GameRecord
+from .render import HumanViewer, to_rgb, to_svg, to_text
 
 AGENTS = ("black_0", "white_0")
 
@@ -31,7 +32,7 @@ class OddRawEnv(AECEnv):
     """
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "name": "odd_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -97,12 +98,52 @@ class OddRawEnv(AECEnv):
         self.infos = {a: dict(info) for a in AGENTS}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game on an empty board (the rules are deterministic; ``seed``
-        seeds ``self.np_random`` for code that wants randomness tied to the env)."""
+        """Start a new game on an empty board, or from a position given in ``options``.
+
+        ``options={"record": record}`` starts from the position after a
+        :class:`~odd_env.records.GameRecord` (or record text), mid-turn
+        included; ``options={"state": state}`` from a copy of a
+        :class:`~odd_env.core.state.GameState`. The position must be on this
+        env's board and the game not over (ValueError otherwise). The rules are
+        deterministic; ``seed`` seeds ``self.np_random`` for code that wants
+        randomness tied to the env.
+        """
         if seed is not None or not hasattr(self, "np_random"):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.state_ = GameState(self.geometry)
+        self.state_ = self._start_state(options)
         self._reset_bookkeeping()
+        if self.render_mode == "human":
+            self.render()
+
+    def _start_state(self, options: dict | None) -> GameState:
+        """The position a reset starts from (see :meth:`reset`)."""
+        # Other keys are ignored, as Gymnasium envs do (PettingZoo's api_test passes one).
+        if not options or ("record" not in options and "state" not in options):
+            return GameState(self.geometry)
+        if "record" in options and "state" in options:
+            raise ValueError("give reset either options['record'] or options['state'], not both")
+        if "record" in options:
+            record = options["record"]
+            if isinstance(record, str):
+                record = GameRecord.from_text(record)
+            if not isinstance(record, GameRecord):
+                raise ValueError(
+                    f"options['record'] must be a GameRecord or record text, got {type(record).__name__}"
+                )
+            state, what = record.state, "record"
+        else:
+            state = options["state"]
+            if not isinstance(state, GameState):
+                raise ValueError(f"options['state'] must be a GameState, got {type(state).__name__}")
+            state, what = state.copy(), "state"
+        g = state.geometry
+        if g is not self.geometry:
+            raise ValueError(
+                f"the {what} is a game of {g.game} {g.size}, but this env plays {self.game} {self.board_size}"
+            )
+        if state.is_terminal:
+            raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
+        return state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Planes from ``agent``'s side and its action mask (zeros unless it is to act)."""
@@ -136,18 +177,37 @@ class OddRawEnv(AECEnv):
             self.agent_selection = AGENTS[s.to_move]
         self._update_infos()
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
-    def render(self) -> str | None:
-        """The board as text (``render_mode="ansi"``)."""
+    _viewer: HumanViewer | None = None
+
+    def render(self) -> str | np.ndarray | None:
+        """The board as text (``"ansi"``), an H x W x 3 uint8 image (``"rgb_array"``), or in a window (``"human"``)."""
         if self.render_mode is None:
             from gymnasium import logger
 
             logger.warn("You are calling render method without specifying any render mode.")
             return None
-        return to_text(self.state_)
+        if self.render_mode == "ansi":
+            return to_text(self.state_)
+        image = to_rgb(self.state_)
+        if self.render_mode == "rgb_array":
+            return image
+        if self._viewer is None:
+            self._viewer = HumanViewer(f"{self.game} {self.board_size}")
+        self._viewer.show(image, pause=1.0 / self.metadata["render_fps"])
+        return None
+
+    def _repr_svg_(self) -> str:
+        """The current position as SVG, so that Jupyter draws the env."""
+        return to_svg(self.state_)
 
     def close(self) -> None:
-        """Nothing to release."""
+        """Close the window of ``render_mode="human"`` if one is open."""
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
 
 
 def make_env(raw_cls: type[OddRawEnv], **kwargs: Any) -> AECEnv:

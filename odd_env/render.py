@@ -1,14 +1,72 @@
-"""Views of a position: text (``ansi``)."""
+"""Views of a position: text (``ansi``), SVG, and RGB images.
+
+* :func:`to_text`: the board as text with coordinates and the group counts.
+* :func:`to_svg`: an SVG drawing, written directly as text (no dependency).
+* :func:`to_rgb`: the same drawing as an ``H x W x 3`` uint8 array (needs
+  pillow, imported when first used).
+* :class:`HumanViewer`: a window showing those images (matplotlib when it has
+  an interactive backend, else pillow's image viewer).
+
+Both pictures are painted from one list of shapes, so they show the same
+thing: Xodd stones on the points of a square grid, Yodd stones on hexagonal
+cells (row ``row`` shifted right by half a cell per row, RULES.md section 4),
+coordinates on the edges (RULES.md section 8; a Yodd column runs down and to
+the right, so its letter stands above its top end and row numbers stand at
+the right ends of the rows), the stones of the current turn ringed in red, and
+the group counts, parity and player to act below the board. Optional overlays:
+a per-cell heatmap, the legal cells of the current step, and the groups.
+:func:`board_layout` gives the pixel centre of every cell.
+
+SVG elements carry classes and ``data-cell`` attributes so that programs can
+find them: ``stone black`` / ``stone white`` (also ``data-name``, e.g.
+``Bc4``), ``heat`` (``data-value``), ``legal black`` / ``legal white``,
+``highlight``, ``group`` (``data-group``), ``group-label``, ``coord``,
+``status``.
+"""
 
 from __future__ import annotations
 
-from .core.state import COLOUR_NAMES, GameState
-from .notation import column_letters
+import math
+import os
+import sys
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from xml.sax.saxutils import escape, quoteattr
+
+import numpy as np
+
+from .core.geometry import Geometry
+from .core.state import BLACK, COLOUR_NAMES, WHITE, GameState
+from .notation import cell_name, column_letters, stone_name
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
 """Text symbol of each board value: empty, black, white."""
 
+STONE_COLOURS = {1: "#141414", 2: "#f4f4f0"}
+"""Fill colour of the stones of each board value (1 black, 2 white)."""
+STONE_OUTLINES = {1: "#000000", 2: "#3c3c3c"}
+BACKGROUND = "#f8f5ee"
+BOARD_COLOUR = "#dcb35c"
+"""Colour of the empty board (the wood of the Xodd grid, the Yodd cells)."""
+LINE_COLOUR = "#5b4320"
+HIGHLIGHT_COLOUR = "#e0301e"
+TEXT_COLOUR = "#2b2b2b"
+GROUP_PALETTE = (
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
+    "#8c564b", "#e377c2", "#17becf", "#bcbd22", "#7f7f7f",
+)
+"""Colours of the group outlines, cycled in the order groups are first met."""
+_VIRIDIS = np.array(
+    [[0x44, 0x01, 0x54], [0x3B, 0x52, 0x8B], [0x21, 0x91, 0x8C], [0x5E, 0xC9, 0x62], [0xFD, 0xE7, 0x25]],
+    dtype=float,
+)
 
+_SQRT3 = math.sqrt(3.0)
+
+
+# ====================================================================== text
 def to_text(state: GameState) -> str:
     """The board as text with coordinates and the group counts.
 
@@ -54,11 +112,521 @@ def to_text(state: GameState) -> str:
                 buf[x - 1], buf[x + 1] = "[", "]"
         lines.append(f"{h - r:>{len(str(h))}} {''.join(buf).rstrip()}  {h - r}")
     lines.append(letter_line(h - 1))
-    b, wh = state.group_counts
-    total = b + wh
-    if state.is_terminal:
-        status = f"game over: {COLOUR_NAMES[state.winner]} wins"
-    else:
-        status = f"{COLOUR_NAMES[state.to_move]} to play, step {state.turn_step}"
-    lines.append(f"groups: black {b}, white {wh}, total {total} ({'odd' if total % 2 else 'even'}); {status}")
+    lines.append("; ".join(_status_lines(state)))
     return "\n".join(lines)
+
+
+def _status_lines(state: GameState, mask: np.ndarray | None = None) -> tuple[str, str]:
+    """The group counts with the parity, and who acts (or who won)."""
+    b, w = state.group_counts
+    total = b + w
+    first = f"groups: black {b}, white {w}, total {total} ({'odd' if total % 2 else 'even'})"
+    if state.is_terminal:
+        return first, f"game over: {COLOUR_NAMES[state.winner]} wins"
+    second = f"{COLOUR_NAMES[state.to_move]} to play, step {state.turn_step}"
+    if mask is not None and mask[-1]:
+        second += ", end turn legal" if state.turn_step == 2 else ", pass legal"
+    return first, second
+
+
+# ==================================================================== layout
+@dataclass(frozen=True, eq=False)
+class BoardLayout:
+    """Where a board is drawn: pixel positions of cells and coordinates (shared by SVG and RGB)."""
+
+    geometry: Geometry
+    cell_px: float
+    """Distance between the centres of adjacent cells, in pixels."""
+    width: int
+    """Width of the picture in pixels."""
+    board_height: int
+    """Height of the board with its coordinates; the status lines go below it."""
+    font_px: float
+    """Size of the coordinate and status text."""
+    _origin: tuple[float, float] = field(repr=False)
+
+    @property
+    def hexagonal(self) -> bool:
+        """True for the Yodd board."""
+        return self.geometry.kind == "hex"
+
+    def point(self, row: float, col: float) -> tuple[float, float]:
+        """Pixel position of (row, col) in array coordinates (fractional and off-board allowed)."""
+        ux, uy = _unit(self.geometry, row, col)
+        return self._origin[0] + ux * self.cell_px, self._origin[1] + uy * self.cell_px
+
+    def centre(self, cell: int) -> tuple[float, float]:
+        """Pixel centre (x, y) of array cell ``cell``."""
+        row, col = self.geometry.row_col(cell)
+        return self.point(row, col)
+
+    def outline(self, cell: int) -> list[tuple[float, float]]:
+        """Corners of the area of ``cell``: a pointy-top hexagon (Yodd) or a unit square (Xodd)."""
+        x, y = self.centre(cell)
+        if self.hexagonal:
+            r = self.cell_px / _SQRT3
+            return [(x + r * math.cos(math.radians(a)), y + r * math.sin(math.radians(a)))
+                    for a in (-90, -30, 30, 90, 150, 210)]
+        h = self.cell_px / 2
+        return [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+
+    def coordinates(self) -> list[tuple[str, float, float]]:
+        """The coordinate labels as (text, x, y) pixel centres."""
+        return [(t, *self.point(r, c)) for t, r, c in _label_cells(self.geometry)]
+
+
+def _unit(g: Geometry, row: float, col: float) -> tuple[float, float]:
+    if g.kind == "hex":
+        return col + row / 2.0, row * _SQRT3 / 2.0
+    return float(col), float(row)
+
+
+def _label_cells(g: Geometry) -> list[tuple[str, int, int]]:
+    """Coordinate labels as (text, row, col) of the virtual cell just outside the board where they stand."""
+    letters = column_letters(g)
+    h, w = g.height, g.width
+    on = g.onboard.reshape(h, w)
+    out: list[tuple[str, int, int]] = []
+    if g.kind != "hex":
+        for c in range(w):
+            out += [(letters[c], -1, c), (letters[c], h, c)]
+        for r in range(h):
+            out += [(str(h - r), r, -1), (str(h - r), r, w)]
+        return out
+    # A Yodd column runs from the top or upper-left edge down to the bottom or
+    # lower-right edge; a row from the left edges to the right edges. Labels at
+    # both ends would collide on the upper-left and lower-right edges, so
+    # letters stand above the columns' top ends (and below those ending on the
+    # bottom edge), numbers right of the rows (and left of those starting on
+    # the lower-left edge).
+    for c in range(w):
+        rows = np.flatnonzero(on[:, c])
+        out.append((letters[c], int(rows[0]) - 1, c))
+        if rows[-1] == h - 1:
+            out.append((letters[c], h, c))
+    for r in range(h):
+        cols = np.flatnonzero(on[r])
+        out.append((str(h - r), r, int(cols[-1]) + 1))
+        if cols[0] == 0:
+            out.append((str(h - r), r, -1))
+    return out
+
+
+_STATUS_CHARS = 42  # the longest status line, in characters, that must fit
+
+
+@lru_cache(maxsize=64)
+def board_layout(geometry: Geometry, cell_px: float = 32) -> BoardLayout:
+    """The layout of ``geometry``'s board drawn with ``cell_px`` pixels between adjacent cells."""
+    if not cell_px > 0:
+        raise ValueError(f"cell_px must be positive, got {cell_px!r}")
+    g = geometry
+    pts = [_unit(g, *g.row_col(c)) for c in range(g.num_cells) if g.onboard[c]]
+    labels = [_unit(g, r, c) for _, r, c in _label_cells(g)]
+    reach = 1 / _SQRT3 if g.kind == "hex" else 0.6
+    xs = [p[0] - reach for p in pts] + [p[0] + reach for p in pts]
+    ys = [p[1] - reach for p in pts] + [p[1] + reach for p in pts]
+    xs += [p[0] - 0.4 for p in labels] + [p[0] + 0.4 for p in labels]
+    ys += [p[1] - 0.4 for p in labels] + [p[1] + 0.4 for p in labels]
+    pad = 0.15 * cell_px
+    font_px = max(10.0, 0.36 * cell_px)
+    board_w = (max(xs) - min(xs)) * cell_px + 2 * pad
+    width = math.ceil(max(board_w, 0.56 * font_px * _STATUS_CHARS + 2 * pad))
+    height = math.ceil((max(ys) - min(ys)) * cell_px + 2 * pad)
+    ox = (width - board_w) / 2 + pad - min(xs) * cell_px
+    oy = pad - min(ys) * cell_px
+    return BoardLayout(g, float(cell_px), width, height, font_px, (ox, oy))
+
+
+# ===================================================================== scene
+@dataclass(frozen=True)
+class _Shape:
+    """One drawing primitive, in pixels; painted by both the SVG writer and the pillow painter."""
+
+    kind: str  # "rect" (x0, y0, x1, y1), "polygon" (x0, y0, x1, y1, ...), "circle" (cx, cy), "line" (x0, y0, x1, y1), "text" (x, y)
+    xy: tuple[float, ...]
+    r: float = 0.0
+    fill: str | None = None
+    stroke: str | None = None
+    width: float = 0.0
+    text: str = ""
+    size: float = 0.0
+    cls: str = ""
+    data: tuple[tuple[str, str], ...] = ()
+
+
+def heatmap_colours(values: np.ndarray, value_range: tuple[float, float] | None = None) -> list[str | None]:
+    """The colour (``"#rrggbb"``, viridis) of each value, None where it is NaN; ``value_range`` defaults to min..max."""
+    v = np.asarray(values, dtype=float).reshape(-1)
+    finite = v[np.isfinite(v)]
+    if value_range is None:
+        lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
+    else:
+        lo, hi = (float(value_range[0]), float(value_range[1]))
+    span = hi - lo
+    out: list[str | None] = []
+    for x in v:
+        if not np.isfinite(x):
+            out.append(None)
+            continue
+        t = 0.5 if span <= 0 else min(1.0, max(0.0, (x - lo) / span))
+        out.append(_hex(_viridis(t)))
+    return out
+
+
+def _viridis(t: float) -> np.ndarray:
+    pos = t * (len(_VIRIDIS) - 1)
+    i = min(int(pos), len(_VIRIDIS) - 2)
+    f = pos - i
+    return _VIRIDIS[i] * (1 - f) + _VIRIDIS[i + 1] * f
+
+
+def _hex(rgb: Iterable[float]) -> str:
+    return "#" + "".join(f"{int(round(c)):02x}" for c in rgb)
+
+
+def _fmt(x: float) -> str:
+    return f"{x:.4g}"
+
+
+def _check_heatmap(g: Geometry, heatmap: object) -> np.ndarray:
+    hm = np.asarray(heatmap, dtype=float)
+    if hm.shape not in ((g.num_cells,), (g.height, g.width)):
+        raise ValueError(
+            f"heatmap must hold one value per array cell, shape ({g.num_cells},) or "
+            f"({g.height}, {g.width}) for {g.game} {g.size}, got shape {hm.shape}"
+        )
+    hm = hm.reshape(-1).copy()
+    hm[~g.onboard] = np.nan
+    return hm
+
+
+def _scene(
+    state: GameState,
+    heatmap: object | None,
+    heatmap_range: tuple[float, float] | None,
+    show_legal: bool,
+    show_groups: bool,
+    highlight: Iterable[int] | None,
+    show_coordinates: bool,
+    show_status: bool,
+    cell_px: float,
+) -> tuple[list[_Shape], int, int]:
+    """The shapes of the picture, with its width and height in pixels."""
+    g = state.geometry
+    lay = board_layout(g, cell_px)
+    px = lay.cell_px
+    n = g.num_cells
+    board = state.board
+    cells = [c for c in range(n) if g.onboard[c]]
+    stones = [c for c in cells if board[c] in (1, 2)]
+    line_w = max(1.0, 0.035 * px)
+    shapes: list[_Shape] = []
+
+    heat: list[str | None] = [None] * n
+    hm = None
+    if heatmap is not None:
+        hm = _check_heatmap(g, heatmap)
+        heat = heatmap_colours(hm, heatmap_range)
+
+    # The board.
+    if lay.hexagonal:
+        for c in cells:
+            data = (("cell", str(c)),) + ((("value", _fmt(hm[c])),) if heat[c] else ())
+            shapes.append(_Shape("polygon", _flat(lay.outline(c)), fill=heat[c] or BOARD_COLOUR,
+                                 stroke=LINE_COLOUR, width=line_w, cls="heat" if heat[c] else "cell", data=data))
+    else:
+        x0, y0 = lay.point(-0.55, -0.55)
+        x1, y1 = lay.point(g.height - 0.45, g.width - 0.45)
+        shapes.append(_Shape("rect", (x0, y0, x1, y1), fill=BOARD_COLOUR, stroke=LINE_COLOUR, width=line_w, cls="board"))
+        for c in cells:
+            if heat[c]:
+                (ax, ay), _, (bx, by), _ = lay.outline(c)
+                shapes.append(_Shape("rect", (ax, ay, bx, by), fill=heat[c], cls="heat",
+                                     data=(("cell", str(c)), ("value", _fmt(hm[c])))))
+        for r in range(g.height):
+            shapes.append(_Shape("line", (*lay.point(r, 0), *lay.point(r, g.width - 1)), stroke=LINE_COLOUR, width=line_w, cls="grid"))
+        for c in range(g.width):
+            shapes.append(_Shape("line", (*lay.point(0, c), *lay.point(g.height - 1, c)), stroke=LINE_COLOUR, width=line_w, cls="grid"))
+
+    # Groups: a coloured halo round every stone, joined along adjacency.
+    labels: dict[int, str] = {}
+    if show_groups and stones:
+        order: dict[int, int] = {}
+        per_colour = [0, 0]
+        for c in stones:
+            root = state.group_of(c)
+            if root not in order:
+                order[root] = len(order)
+                per_colour[board[c] - 1] += 1
+                labels[root] = str(per_colour[board[c] - 1])
+        nbr = g.neighbours
+        for c in stones:
+            root = state.group_of(c)
+            colour = GROUP_PALETTE[order[root] % len(GROUP_PALETTE)]
+            for d in nbr[c]:
+                if d > c and board[d] == board[c]:
+                    shapes.append(_Shape("line", (*lay.centre(c), *lay.centre(int(d))), stroke=colour,
+                                         width=0.34 * px, cls="group", data=(("group", str(root)),)))
+            shapes.append(_Shape("circle", lay.centre(c), r=0.52 * px, fill=colour, cls="group",
+                                 data=(("cell", str(c)), ("group", str(root)))))
+
+    # Legal cells of the current step.
+    mask = state.legal_action_mask()
+    if show_legal and not state.is_terminal:
+        own = state.to_move
+        for c in cells:
+            for colour, legal in ((own, mask[c]), (1 - own, mask[n + c])):
+                if legal:
+                    x, y = lay.centre(c)
+                    dx = (-0.14 if colour == BLACK else 0.14) * px
+                    shapes.append(_Shape("circle", (x + dx, y), r=0.1 * px, fill=STONE_COLOURS[colour + 1],
+                                         stroke=STONE_OUTLINES[colour + 1], width=max(1.0, 0.02 * px),
+                                         cls=f"legal {COLOUR_NAMES[colour]}", data=(("cell", str(c)),)))
+
+    # Stones.
+    for c in stones:
+        v = int(board[c])
+        shapes.append(_Shape("circle", lay.centre(c), r=0.44 * px, fill=STONE_COLOURS[v], stroke=STONE_OUTLINES[v],
+                             width=max(1.0, 0.03 * px), cls=f"stone {COLOUR_NAMES[v - 1]}",
+                             data=(("cell", str(c)), ("name", stone_name(g, c, v - 1)))))
+
+    # The stones of the current turn.
+    if highlight is None:
+        highlight = [state.first_stone] if state.first_stone >= 0 else []
+    for c in highlight:
+        c = int(c)
+        if not (0 <= c < n and g.onboard[c]):
+            raise ValueError(f"highlight cell {c} is not on the {g.game} {g.size} board")
+        shapes.append(_Shape("circle", lay.centre(c), r=0.27 * px, stroke=HIGHLIGHT_COLOUR, width=0.075 * px,
+                             cls="highlight", data=(("cell", str(c)), ("name", cell_name(g, c)))))
+
+    if labels:
+        for c in stones:
+            shapes.append(_Shape("text", lay.centre(c), text=labels[state.group_of(c)], size=0.34 * px,
+                                 fill=STONE_COLOURS[3 - board[c]], cls="group-label", data=(("cell", str(c)),)))
+
+    if show_coordinates:
+        for text, x, y in lay.coordinates():
+            shapes.append(_Shape("text", (x, y), text=text, size=lay.font_px, fill=TEXT_COLOUR, cls="coord"))
+
+    # Below the board: group counts, parity, player to act; the heatmap's legend.
+    height = lay.board_height
+    fs = lay.font_px
+    if show_status:
+        for line in _status_lines(state, mask if show_legal else None):
+            shapes.append(_Shape("text", (lay.width / 2, height + 0.7 * fs), text=line, size=fs, fill=TEXT_COLOUR, cls="status"))
+            height += 1.4 * fs
+    if hm is not None:
+        finite = hm[np.isfinite(hm)]
+        lo, hi = heatmap_range if heatmap_range is not None else (
+            (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0))
+        bar_w = min(lay.width * 0.5, 10 * px)
+        x = (lay.width - bar_w) / 2
+        y0, y1 = height + 0.25 * fs, height + 1.05 * fs
+        steps = 24
+        for i in range(steps):
+            shapes.append(_Shape("rect", (x + bar_w * i / steps, y0, x + bar_w * (i + 1) / steps + 0.5, y1),
+                                 fill=_hex(_viridis(i / (steps - 1))), cls="legend"))
+        shapes.append(_Shape("text", (x - 0.3 * fs - 0.28 * fs * len(_fmt(lo)), (y0 + y1) / 2), text=_fmt(lo),
+                             size=fs, fill=TEXT_COLOUR, cls="legend"))
+        shapes.append(_Shape("text", (x + bar_w + 0.3 * fs + 0.28 * fs * len(_fmt(hi)), (y0 + y1) / 2), text=_fmt(hi),
+                             size=fs, fill=TEXT_COLOUR, cls="legend"))
+        height += 1.4 * fs
+    return shapes, lay.width, math.ceil(height + 0.2 * fs)
+
+
+def _flat(points: Sequence[tuple[float, float]]) -> tuple[float, ...]:
+    return tuple(v for p in points for v in p)
+
+
+# ======================================================================= SVG
+def to_svg(
+    state: GameState,
+    heatmap: object | None = None,
+    *,
+    heatmap_range: tuple[float, float] | None = None,
+    show_legal: bool = False,
+    show_groups: bool = False,
+    highlight: Iterable[int] | None = None,
+    show_coordinates: bool = True,
+    show_status: bool = True,
+    cell_px: float = 32,
+) -> str:
+    """The position as an SVG document (text).
+
+    ``heatmap``: one float per array cell (shape ``(H*W,)`` or ``(H, W)``),
+    NaN for none, coloured with viridis over ``heatmap_range`` (default: the
+    values' min..max), e.g. a policy or value map. ``show_legal``: small
+    black/white dots where a stone of that colour is legal in this step.
+    ``show_groups``: a coloured outline round every group and its number (per
+    colour) on each stone. ``highlight``: cells to ring in red (default: the
+    stone placed in step 1 of the current turn). ``cell_px``: pixels between
+    adjacent cells.
+    """
+    shapes, width, height = _scene(state, heatmap, heatmap_range, show_legal, show_groups, highlight,
+                                   show_coordinates, show_status, cell_px)
+    g = state.geometry
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" class="odd-board" data-game="{g.game}" data-size="{g.size}">',
+        f"<title>{g.game} {g.size}: {escape(' / '.join(_status_lines(state)))}</title>",
+        f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="{BACKGROUND}"/>',
+    ]
+    out += [_svg_element(s) for s in shapes]
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _svg_element(s: _Shape) -> str:
+    attrs = []
+    if s.cls:
+        attrs.append(f'class="{s.cls}"')
+    attrs += [f"data-{k}={quoteattr(v)}" for k, v in s.data]
+    paint = f'fill="{s.fill or "none"}"'
+    if s.stroke:
+        paint += f' stroke="{s.stroke}" stroke-width="{_fmt(s.width)}"'
+    a = " ".join(attrs)
+    if s.kind == "rect":
+        x0, y0, x1, y1 = s.xy
+        return f'<rect {a} x="{x0:.2f}" y="{y0:.2f}" width="{x1 - x0:.2f}" height="{y1 - y0:.2f}" {paint}/>'
+    if s.kind == "polygon":
+        pts = " ".join(f"{s.xy[i]:.2f},{s.xy[i + 1]:.2f}" for i in range(0, len(s.xy), 2))
+        return f'<polygon {a} points="{pts}" {paint}/>'
+    if s.kind == "circle":
+        return f'<circle {a} cx="{s.xy[0]:.2f}" cy="{s.xy[1]:.2f}" r="{s.r:.2f}" {paint}/>'
+    if s.kind == "line":
+        x0, y0, x1, y1 = s.xy
+        return (f'<line {a} x1="{x0:.2f}" y1="{y0:.2f}" x2="{x1:.2f}" y2="{y1:.2f}" '
+                f'stroke="{s.stroke}" stroke-width="{_fmt(s.width)}"/>')
+    if s.kind == "text":
+        return (f'<text {a} x="{s.xy[0]:.2f}" y="{s.xy[1]:.2f}" font-size="{_fmt(s.size)}" '
+                f'font-family="Helvetica, Arial, sans-serif" text-anchor="middle" dominant-baseline="central" '
+                f'fill="{s.fill}">{escape(s.text)}</text>')
+    raise AssertionError(s.kind)
+
+
+# ======================================================================= RGB
+_SUPERSAMPLE = 2  # draw at twice the size and reduce: smooth edges without a dependency on antialiasing
+
+
+def to_rgb(
+    state: GameState,
+    heatmap: object | None = None,
+    *,
+    heatmap_range: tuple[float, float] | None = None,
+    show_legal: bool = False,
+    show_groups: bool = False,
+    highlight: Iterable[int] | None = None,
+    show_coordinates: bool = True,
+    show_status: bool = True,
+    cell_px: float = 32,
+) -> np.ndarray:
+    """The picture of :func:`to_svg` (same arguments) as an ``H x W x 3`` uint8 array; needs pillow."""
+    try:
+        from PIL import Image, ImageDraw
+    except ImportError as e:  # pragma: no cover - depends on the environment
+        raise ImportError("to_rgb and render_mode='rgb_array' need pillow: pip install pillow") from e
+    shapes, width, height = _scene(state, heatmap, heatmap_range, show_legal, show_groups, highlight,
+                                   show_coordinates, show_status, cell_px)
+    k = _SUPERSAMPLE
+    img = Image.new("RGB", (width * k, height * k), BACKGROUND)
+    draw = ImageDraw.Draw(img)
+    for s in shapes:
+        xy = [v * k for v in s.xy]
+        w = max(1, round(s.width * k)) if s.stroke else 0
+        if s.kind == "rect":
+            draw.rectangle(xy, fill=s.fill, outline=s.stroke, width=w)
+        elif s.kind == "polygon":
+            draw.polygon(xy, fill=s.fill, outline=s.stroke, width=w)
+        elif s.kind == "circle":
+            cx, cy = xy
+            r = s.r * k
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=s.fill, outline=s.stroke, width=w)
+        elif s.kind == "line":
+            draw.line(xy, fill=s.stroke, width=w)
+        elif s.kind == "text":
+            draw.text(xy, s.text, fill=s.fill, font=_font(round(s.size * k)), anchor="mm")
+    img = img.reduce(k)
+    return np.asarray(img, dtype=np.uint8).copy()
+
+
+@lru_cache(maxsize=16)
+def _font(size: int):
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.load_default(size=size)
+    except TypeError:  # pragma: no cover - pillow < 10.1 has only the fixed bitmap font
+        return ImageFont.load_default()
+
+
+# ===================================================================== human
+def has_display() -> bool:
+    """Whether a window can be opened (always on Windows and macOS; on Linux when DISPLAY or WAYLAND_DISPLAY is set)."""
+    if sys.platform in ("win32", "darwin"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+class HumanViewer:
+    """A window showing RGB images, opened on first use: matplotlib if it has an interactive backend, else pillow's viewer."""
+
+    def __init__(self, title: str = "odd_env"):
+        """A viewer whose window will be titled ``title``."""
+        self.title = title
+        self._fig = None
+        self._artist = None
+        self._warned = False
+
+    def show(self, image: np.ndarray, pause: float = 0.001) -> None:
+        """Show ``image`` (H x W x 3 uint8), replacing the previous one; warn once and do nothing without a display."""
+        if not has_display():
+            if not self._warned:
+                warnings.warn("render_mode='human' needs a display; none was found, so nothing is shown",
+                              RuntimeWarning, stacklevel=3)
+                self._warned = True
+            return
+        try:
+            import matplotlib
+            import matplotlib.pyplot as plt
+        except ImportError:
+            plt = None
+        if plt is not None and matplotlib.get_backend().lower() not in ("agg", "pdf", "ps", "svg", "cairo", "template"):
+            if self._fig is None or not plt.fignum_exists(self._fig.number):
+                plt.ion()
+                self._fig = plt.figure(self.title)
+                ax = self._fig.add_axes((0, 0, 1, 1))
+                ax.set_axis_off()
+                self._artist = ax.imshow(image)
+            else:
+                self._artist.set_data(image)
+            self._fig.canvas.draw_idle()
+            plt.pause(pause)
+            return
+        from PIL import Image
+
+        Image.fromarray(image).show(title=self.title)
+
+    def close(self) -> None:
+        """Close the window if one is open."""
+        if self._fig is not None:
+            import matplotlib.pyplot as plt
+
+            plt.close(self._fig)
+            self._fig = None
+            self._artist = None
+
+
+__all__ = [
+    "BOARD_COLOUR",
+    "STONE_COLOURS",
+    "BoardLayout",
+    "HumanViewer",
+    "board_layout",
+    "has_display",
+    "heatmap_colours",
+    "to_rgb",
+    "to_svg",
+    "to_text",
+]

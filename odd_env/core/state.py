@@ -324,3 +324,9 @@ class GameState:
                   else f"to_move={COLOUR_NAMES[self.to_move]} step={self.turn_step}")
         return (f"GameState({self.geometry.game} {self.geometry.size}, {status}, "
                 f"groups black={b} white={w})")
+
+    def _repr_svg_(self) -> str:
+        """The position as SVG, so that Jupyter draws states (see :func:`odd_env.render.to_svg`)."""
+        from ..render import to_svg  # lazily: the rules core imports no views
+
+        return to_svg(self)
