@@ -16,6 +16,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from .core.geometry import Geometry, geometry as make_geometry
+from .core import kernels as K
 from .core.state import NUM_PLANES, OBSERVATION_VERSION, GameState
 from .records import GameRecord
 from .render import HumanViewer, to_rgb, to_svg, to_text
@@ -92,10 +93,10 @@ class OddRawEnv(AECEnv):
         self._update_infos()
 
     def _update_infos(self) -> None:
-        s = self.state_
-        b, w = s.group_counts
-        info = {"black_groups": b, "white_groups": w, "turn_step": s.turn_step}
-        self.infos = {a: dict(info) for a in AGENTS}
+        meta = self.state_._meta.tolist()
+        b, w = meta[K.M_GROUPS_BLACK], meta[K.M_GROUPS_WHITE]
+        step = meta[K.M_STEP] + 1
+        self.infos = {a: {"black_groups": b, "white_groups": w, "turn_step": step} for a in AGENTS}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game on an empty board, or from a position given in ``options``.
@@ -148,9 +149,9 @@ class OddRawEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Planes from ``agent``'s side and its action mask (zeros unless it is to act)."""
         s = self.state_
-        viewer = AGENTS.index(agent)
+        viewer = 0 if agent == AGENTS[0] else 1
         planes = s.observation(viewer)
-        if viewer == s.to_move and not s.is_terminal:
+        if viewer == s.to_move:  # a finished game's mask is all zeros
             mask = s.legal_action_mask().copy()
         else:
             mask = np.zeros(self.geometry.num_actions, dtype=np.int8)
@@ -163,17 +164,17 @@ class OddRawEnv(AECEnv):
             self._was_dead_step(action)
             return
         s = self.state_
-        reason = s.why_illegal(action)
-        if reason is not None:
-            raise ValueError(f"illegal action {action!r} for {agent}: {reason}")
+        try:
+            s.apply(action)
+        except ValueError as err:
+            raise ValueError(f"{agent}: {err}") from None
         self._cumulative_rewards[agent] = 0.0
-        s.apply(action)
         if s.is_terminal:
             black, white = s.returns()
             self.rewards = {AGENTS[0]: black, AGENTS[1]: white}
             self.terminations = {a: True for a in AGENTS}
         else:
-            self.rewards = {a: 0.0 for a in AGENTS}
+            self.rewards = dict.fromkeys(AGENTS, 0.0)
             self.agent_selection = AGENTS[s.to_move]
         self._update_infos()
         self._accumulate_rewards()

@@ -142,7 +142,7 @@ def test_raw_env_rejects_masked_actions_and_changes_nothing():
     before = e.game_state.copy()
     with pytest.raises(ValueError, match="occupied"):
         e.step(12)
-    with pytest.raises(ValueError, match=r"illegal action 37 for white_0"):
+    with pytest.raises(ValueError, match=r"white_0: illegal action 37"):
         e.step(25 + 12)
     assert e.game_state == before
     assert e.rewards == {"black_0": 0.0, "white_0": 0.0}

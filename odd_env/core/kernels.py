@@ -172,19 +172,42 @@ def legal_mask_into(s, n, nbr, mask, keep):
     roots = np.empty(8, dtype=np.int32)
     for i in range(2 * n + 1):
         mask[i] = 0
+    # One find per stone, then one pass over each empty cell's neighbours.
+    root = np.empty(n, dtype=np.int32)
+    for x in range(n):
+        if s[x] == BLACK or s[x] == WHITE:
+            root[x] = find(s, n, x)
     flips_b = 0
     flips_w = 0
     for x in range(n):
-        if s[x] == EMPTY:
-            kb = adjacent_groups(s, n, nbr, x, BLACK, roots) & 1
-            kw = adjacent_groups(s, n, nbr, x, WHITE, roots) & 1
-            keep[0, x] = kb
-            keep[1, x] = kw
-            flips_b += 1 - kb
-            flips_w += 1 - kw
-        else:
+        if s[x] != EMPTY:
             keep[0, x] = 0
             keep[1, x] = 0
+            continue
+        kb = 0
+        kw = 0
+        for j in range(nbr.shape[1]):
+            y = nbr[x, j]
+            if y < 0:
+                break
+            v = s[y]
+            if v == BLACK or v == WHITE:
+                r = root[y]
+                seen = False
+                for i in range(kb + kw):
+                    if roots[i] == r:
+                        seen = True
+                        break
+                if not seen:
+                    roots[kb + kw] = r
+                    if v == BLACK:
+                        kb += 1
+                    else:
+                        kw += 1
+        keep[0, x] = kb & 1
+        keep[1, x] = kw & 1
+        flips_b += 1 - (kb & 1)
+        flips_w += 1 - (kw & 1)
     if s[m + M_DONE]:
         return 0
     p = s[m + M_TO_MOVE]
@@ -306,3 +329,11 @@ def observe_into(s, n, onboard, viewer, keep, mask, obs):
             obs[9, x] = 0
             obs[10, x] = 0
         obs[11, x] = passed
+
+
+@njit(cache=True)
+def legal_mask_and_observe(s, n, nbr, onboard, viewer, mask, keep, obs):
+    """:func:`legal_mask_into` then :func:`observe_into` in one call."""
+    count = legal_mask_into(s, n, nbr, mask, keep)
+    observe_into(s, n, onboard, viewer, keep, mask, obs)
+    return count

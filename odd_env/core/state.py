@@ -69,7 +69,7 @@ class GameState:
     end turn (step 2), with ``N = H * W``.
     """
 
-    __slots__ = ("geometry", "data", "_mask", "_keep")
+    __slots__ = ("geometry", "data", "_n", "_meta", "_mask", "_keep")
 
     def __init__(self, geometry: Geometry, data: np.ndarray | None = None):
         self.geometry = geometry
@@ -77,7 +77,11 @@ class GameState:
         if data is None:
             data = np.empty(2 * n + K.META, dtype=np.int32)
             K.init_state(data, n, geometry.onboard)
+        elif data.shape != (2 * n + K.META,) or data.dtype != np.int32:
+            raise ValueError(f"state data must be int32[{2 * n + K.META}] for this board, got {data.dtype}{list(data.shape)}")
         self.data = data
+        self._n = n
+        self._meta = data[2 * n :]
         self._mask: np.ndarray | None = None
         self._keep: np.ndarray | None = None
 
@@ -121,6 +125,8 @@ class GameState:
         other = GameState.__new__(GameState)
         other.geometry = self.geometry
         other.data = self.data.copy()
+        other._n = self._n
+        other._meta = other.data[2 * self._n :]
         other._mask = self._mask
         other._keep = self._keep
         return other
@@ -142,17 +148,13 @@ class GameState:
     __hash__ = None  # mutable
 
     # ------------------------------------------------------------ reading
-    @property
-    def _meta(self) -> np.ndarray:
-        return self.data[2 * self.geometry.num_cells :]
-
     def _m(self, i: int) -> int:
-        return int(self.data[2 * self.geometry.num_cells + i])
+        return int(self._meta[i])
 
     @property
     def board(self) -> np.ndarray:
         """int32[H*W] view: 0 empty, 1 black, 2 white, 3 off-board (read it, don't write)."""
-        return self.data[: self.geometry.num_cells]
+        return self.data[: self._n]
 
     @property
     def to_move(self) -> int:
@@ -232,11 +234,10 @@ class GameState:
     # ------------------------------------------------------------ rules
     def _legal(self) -> tuple[np.ndarray, np.ndarray]:
         if self._mask is None:
-            g = self.geometry
-            n = g.num_cells
+            n = self._n
             mask = np.empty(2 * n + 1, dtype=np.int8)
             keep = np.empty((2, n), dtype=np.int8)
-            K.legal_mask_into(self.data, n, g.neighbours, mask, keep)
+            K.legal_mask_into(self.data, n, self.geometry.neighbours, mask, keep)
             mask.setflags(write=False)
             keep.setflags(write=False)
             self._mask, self._keep = mask, keep
@@ -294,13 +295,15 @@ class GameState:
 
     def apply(self, action: int) -> GameState:
         """Play ``action`` in place after checking it; raise ValueError (state unchanged) if illegal."""
-        reason = self.why_illegal(action)
-        if reason is not None:
-            raise ValueError(f"illegal action {action!r}: {reason}")
-        K.apply_action(self.data, self.geometry.num_cells, self.geometry.neighbours, int(action))
-        self._mask = None
-        self._keep = None
-        return self
+        if type(action) is int or isinstance(action, np.integer):
+            a = int(action)
+            mask = self._mask if self._mask is not None else self._legal()[0]
+            if 0 <= a <= 2 * self._n and mask[a]:
+                K.apply_action(self.data, self._n, self.geometry.neighbours, a)
+                self._mask = None
+                self._keep = None
+                return self
+        raise ValueError(f"illegal action {action!r}: {self.why_illegal(action)}")
 
     def child(self, action: int) -> GameState:
         """A copy with ``action`` played."""
@@ -309,13 +312,21 @@ class GameState:
     def observation(self, viewer: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """int8[C, H, W] planes from ``viewer``'s side (default: the player to act)."""
         g = self.geometry
-        n = g.num_cells
+        n = self._n
         if viewer is None:
             viewer = self.to_move
         if out is None:
             out = np.empty((NUM_PLANES, g.height, g.width), dtype=np.int8)
-        mask, keep = self._legal()
-        K.observe_into(self.data, n, g.onboard, int(viewer), keep, mask, out.reshape(NUM_PLANES, n))
+        flat = out.reshape(NUM_PLANES, n)
+        if self._mask is None:
+            mask = np.empty(2 * n + 1, dtype=np.int8)
+            keep = np.empty((2, n), dtype=np.int8)
+            K.legal_mask_and_observe(self.data, n, g.neighbours, g.onboard, int(viewer), mask, keep, flat)
+            mask.setflags(write=False)
+            keep.setflags(write=False)
+            self._mask, self._keep = mask, keep
+        else:
+            K.observe_into(self.data, n, g.onboard, int(viewer), self._keep, self._mask, flat)
         return out
 
     def __repr__(self) -> str:
