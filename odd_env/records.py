@@ -5,10 +5,10 @@ The format::
     xodd 9        <- header: the game and the board size
     Be5           <- Black's first turn: exactly one stone (of either colour)
     Wd5,Bc3       <- then one turn a line: two stones,
-    Wf6           <- one stone (then the turn was ended),
+    Wd4           <- one stone (then the turn was ended),
     pass          <- or a pass
     pass          <- two passes in succession end the game
-    # black wins (black 2 groups, white 3 groups)
+    # white wins (groups: black 2, white 1)
 
 Colour letters are absolute (``B`` is always a black stone, whoever places
 it); the player of each turn follows from alternation, Black first. Blank lines
@@ -246,7 +246,7 @@ class GameRecord:
         s = self._state
         if s.is_terminal:
             b, w = s.group_counts
-            lines.append(f"# {COLOUR_NAMES[s.winner]} wins (black {b} groups, white {w} groups)")
+            lines.append(f"# {COLOUR_NAMES[s.winner]} wins (groups: black {b}, white {w})")
         return "\n".join(lines) + "\n"
 
     __str__ = to_text

@@ -163,6 +163,15 @@ def test_unfinished_games_round_trip_mid_turn(g):
         assert again == rec and again.to_text() == rec.to_text()
 
 
+def test_the_module_docstring_example_is_a_legal_game():
+    from odd_env import records
+
+    block = records.__doc__.split("::")[1].split("\n\n")[1]
+    text = "\n".join(line.split("<-")[0] for line in block.splitlines())
+    rec = GameRecord.from_text(text)
+    assert rec.is_over and rec.to_text().split() == text.split()
+
+
 def test_record_format_example():
     text = "xodd 5\nBc3\nWb3,Be1  # Black's first stone, then White plays both colours\n\nBc2\npass\npass\n"
     rec = GameRecord.from_text(text)
@@ -180,7 +189,7 @@ def test_record_format_example():
     assert rec.actions == (g.cell(2, 2), g.cell(2, 1), n + g.cell(4, 4), g.cell(3, 2), 2 * n, 2 * n, 2 * n)
     assert rec.is_over
     b, w = rec.state.group_counts
-    assert rec.to_text().splitlines()[-1] == f"# {'black' if b < w else 'white'} wins (black {b} groups, white {w} groups)"
+    assert rec.to_text().splitlines()[-1] == f"# {'black' if b < w else 'white'} wins (groups: black {b}, white {w})"
 
 
 def test_recording_alongside_an_env_and_resuming_from_the_record():
