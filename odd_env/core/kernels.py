@@ -1,22 +1,29 @@
 """The rules as compiled kernels over one flat int32 state vector.
 
 Every game state, scalar or batched, is one ``int32`` vector of length
-``2 * N + META`` (``N = H * W``), so a copy is a single ``memcpy``:
+``state_size(N) = 3 * N + META`` (``N = H * W``), so a copy is a single
+``memcpy``:
 
 * ``s[0:N]``: the board: ``EMPTY``, ``BLACK``, ``WHITE`` or ``OFFBOARD``;
-* ``s[N:2N]``: a union-find forest over the stones; a root holds ``-size``
-  of its group, any other stone the index of its parent (union by size keeps
-  trees shallow, so read-only finds need no path compression);
-* ``s[2N:]``: the turn bookkeeping, indexed by the ``M_*`` constants.
+* ``s[N:2N]``: the groups as a flat union-find: a root holds ``-size`` of its
+  group, every other stone the index of its root (merges relabel the smaller
+  groups, so a find is one load);
+* ``s[2N:2N+META]``: the turn bookkeeping, indexed by the ``M_*`` constants;
+* ``s[2N+META:3N+META]``: per empty cell, the parity of k for each colour
+  (bit 0 black, bit 1 white: 1 when a stone there keeps parity), kept up to
+  date on every placement, with the number of parity-flipping cells of each
+  colour in ``M_FLIPS_BLACK`` / ``M_FLIPS_WHITE``.
 
 The :class:`~odd_env.core.state.GameState` wrapper and the batched engine call
 these same functions, so there is one implementation of the rules. Every
 kernel is compiled with Numba (``cache=True``); with ``NUMBA_DISABLE_JIT=1``
 they run as plain Python.
 
-Group bookkeeping is incremental: placing a stone unions it with the distinct
-groups of its colour around it, and the group count of that colour changes by
-``1 - k`` (RULES.md section 2). Nothing is ever recounted.
+Bookkeeping is incremental: placing a stone unions it with the distinct
+groups of its colour around it, the group count of that colour changes by
+``1 - k`` (RULES.md section 2), and k changes only for that colour and only
+on cells next to the stone or to the groups it merged (RULES.md section 3),
+so only those cells' parity bits are refreshed. Nothing is ever recounted.
 """
 
 from __future__ import annotations
@@ -38,7 +45,14 @@ M_EMPTY = 8  # empty on-board cells
 M_STONES = 9  # stones on the board (0 means Black's first turn)
 M_PLY = 10  # environment steps played
 M_TURN = 11  # turns completed
-META = 12
+M_FLIPS_BLACK = 12  # empty cells where a black stone flips parity (k even)
+M_FLIPS_WHITE = 13  # the same for white
+META = 14
+
+
+def state_size(n: int) -> int:
+    """Length of the state vector of a board with ``n = H * W`` array cells."""
+    return 3 * n + META
 
 NUM_PLANES = 12
 """Observation planes written by :func:`observe_into` (see odd_env.core.state)."""
@@ -46,28 +60,29 @@ NUM_PLANES = 12
 
 @njit(cache=True)
 def init_state(s, n, onboard):
-    """Write the empty board into state ``s`` (length ``2n + META``)."""
+    """Write the empty board into state ``s`` (length ``state_size(n)``)."""
+    m = 2 * n
+    kb = m + META
+    cnt = 0
     for x in range(n):
         s[x] = EMPTY if onboard[x] else OFFBOARD
         s[n + x] = -1
-    m = 2 * n
+        s[kb + x] = 0
+        cnt += onboard[x]
     for i in range(META):
         s[m + i] = 0
     s[m + M_FIRST_STONE] = -1
     s[m + M_WINNER] = -1
-    cnt = 0
-    for x in range(n):
-        if onboard[x]:
-            cnt += 1
     s[m + M_EMPTY] = cnt
+    s[m + M_FLIPS_BLACK] = cnt
+    s[m + M_FLIPS_WHITE] = cnt
 
 
 @njit(cache=True, inline="always")
 def find(s, n, x):
-    """Root of the group of stone ``x`` (read-only)."""
-    while s[n + x] >= 0:
-        x = s[n + x]
-    return x
+    """Root of the group of stone ``x`` (an empty cell is its own root)."""
+    p = s[n + x]
+    return x if p < 0 else p
 
 
 @njit(cache=True, inline="always")
@@ -94,24 +109,80 @@ def adjacent_groups(s, n, nbr, x, colour, roots):
     return k
 
 
+@njit(cache=True, inline="always")
+def _refresh_parity(s, n, nbr, y, colour, roots):
+    """Recompute the parity bit of ``colour`` on empty cell ``y`` (idempotent)."""
+    bit = colour - 1
+    kb = 2 * n + META + y
+    new = adjacent_groups(s, n, nbr, y, colour, roots) & 1
+    old = (s[kb] >> bit) & 1
+    s[kb] ^= (old ^ new) << bit
+    s[2 * n + M_FLIPS_BLACK + bit] += old - new
+
+
 @njit(cache=True)
 def place(s, n, nbr, x, colour):
     """Put a stone of ``colour`` on empty cell ``x``; return k (groups merged)."""
+    m = 2 * n
     roots = np.empty(8, dtype=np.int32)
     k = adjacent_groups(s, n, nbr, x, colour, roots)
+    bits = s[m + META + x]  # x leaves the empty cells
+    s[m + M_FLIPS_BLACK] -= 1 - (bits & 1)
+    s[m + M_FLIPS_WHITE] -= 1 - ((bits >> 1) & 1)
+    s[m + META + x] = 0
     s[x] = colour
-    root = x
-    s[n + x] = -1
-    for i in range(k):
-        r = roots[i]
-        if s[n + r] < s[n + root]:  # r is the larger group: it becomes the root
-            s[n + r] += s[n + root]
-            s[n + root] = r
-            root = r
-        else:
-            s[n + root] += s[n + r]
-            s[n + r] = root
-    m = 2 * n
+    members = np.empty(0, dtype=np.int32)
+    tail = 0
+    if k == 0:
+        s[n + x] = -1
+    else:
+        big = roots[0]
+        size = 1 - s[n + big]
+        for i in range(1, k):
+            r = roots[i]
+            size -= s[n + r]
+            if s[n + r] < s[n + big]:
+                big = r
+        if k > 1:
+            # Relabel the smaller groups (small-to-large keeps this cheap)
+            # and remember their stones: only their empty neighbours, and x's,
+            # can see two merged groups as one now.
+            members = np.empty(n, dtype=np.int32)
+            for i in range(k):
+                r = roots[i]
+                if r == big:
+                    continue
+                head = tail
+                members[tail] = r
+                tail += 1
+                s[n + r] = big
+                while head < tail:
+                    y = members[head]
+                    head += 1
+                    for j in range(nbr.shape[1]):
+                        z = nbr[y, j]
+                        if z < 0:
+                            break
+                        if s[z] == colour and s[n + z] == r:
+                            s[n + z] = big
+                            members[tail] = z
+                            tail += 1
+        s[n + x] = big
+        s[n + big] = -size
+    for j in range(nbr.shape[1]):
+        z = nbr[x, j]
+        if z < 0:
+            break
+        if s[z] == EMPTY:
+            _refresh_parity(s, n, nbr, z, colour, roots)
+    for i in range(tail):
+        y = members[i]
+        for j in range(nbr.shape[1]):
+            z = nbr[y, j]
+            if z < 0:
+                break
+            if s[z] == EMPTY:
+                _refresh_parity(s, n, nbr, z, colour, roots)
     s[m + M_GROUPS_BLACK + colour - 1] += 1 - k
     s[m + M_EMPTY] -= 1
     s[m + M_STONES] += 1
@@ -169,91 +240,67 @@ def legal_mask_into(s, n, nbr, mask, keep):
     Returns the number of legal actions.
     """
     m = 2 * n
-    roots = np.empty(8, dtype=np.int32)
-    for i in range(2 * n + 1):
-        mask[i] = 0
-    # One find per stone, then one pass over each empty cell's neighbours.
-    root = np.empty(n, dtype=np.int32)
+    kb = m + META
+    flips_b = s[m + M_FLIPS_BLACK]
+    flips_w = s[m + M_FLIPS_WHITE]
     for x in range(n):
-        if s[x] == BLACK or s[x] == WHITE:
-            root[x] = find(s, n, x)
-    flips_b = 0
-    flips_w = 0
+        keep[0, x] = s[kb + x] & 1
     for x in range(n):
-        if s[x] != EMPTY:
-            keep[0, x] = 0
-            keep[1, x] = 0
-            continue
-        kb = 0
-        kw = 0
-        for j in range(nbr.shape[1]):
-            y = nbr[x, j]
-            if y < 0:
-                break
-            v = s[y]
-            if v == BLACK or v == WHITE:
-                r = root[y]
-                seen = False
-                for i in range(kb + kw):
-                    if roots[i] == r:
-                        seen = True
-                        break
-                if not seen:
-                    roots[kb + kw] = r
-                    if v == BLACK:
-                        kb += 1
-                    else:
-                        kw += 1
-        keep[0, x] = kb & 1
-        keep[1, x] = kw & 1
-        flips_b += 1 - (kb & 1)
-        flips_w += 1 - (kw & 1)
+        keep[1, x] = (s[kb + x] >> 1) & 1
+    mask[2 * n] = 0
     if s[m + M_DONE]:
+        for x in range(2 * n):
+            mask[x] = 0
         return 0
-    p = s[m + M_TO_MOVE]
-    own = p + 1
-    total_odd = (s[m + M_GROUPS_BLACK] + s[m + M_GROUPS_WHITE]) & 1
-    count = 0
+    own = s[m + M_TO_MOVE]  # colour index (0 black, 1 white) of the "own" actions
+    opp = 1 - own
     if s[m + M_STEP] == 1:
-        mask[2 * n] = total_odd
-        count += total_odd
-        want = total_odd  # a second stone must keep an odd total odd, flip an even one
+        # A second stone must keep an odd total odd, or flip an even one back.
+        want = (s[m + M_GROUPS_BLACK] + s[m + M_GROUPS_WHITE]) & 1
+        mask[2 * n] = want
         for x in range(n):
-            if s[x] == EMPTY:
-                for c in range(2):
-                    if keep[c, x] == want:
-                        rel = 0 if c + 1 == own else n
-                        mask[rel + x] = 1
-                        count += 1
-        return count
-    if s[m + M_STONES] == 0:  # Black's first turn: any empty cell, either colour
+            mask[x] = (((s[kb + x] >> own) & 1) == want) & (s[x] == EMPTY)
         for x in range(n):
-            if s[x] == EMPTY:
-                mask[x] = 1
-                mask[n + x] = 1
-                count += 2
-        return count
-    mask[2 * n] = 1
-    count += 1
+            mask[n + x] = (((s[kb + x] >> opp) & 1) == want) & (s[x] == EMPTY)
+        return _count(mask)
+    first_turn = s[m + M_STONES] == 0  # Black's first turn: any empty cell, no pass
+    mask[2 * n] = not first_turn
+    if first_turn or (flips_b >= 2 and flips_w >= 2):
+        # Every stone is legal: a flipping one can be answered by a flipping
+        # stone of the other colour on another cell (x does not change those).
+        for x in range(n):
+            mask[x] = s[x] == EMPTY
+        for x in range(n):
+            mask[n + x] = s[x] == EMPTY
+        return _count(mask)
+    roots = np.empty(8, dtype=np.int32)
     for x in range(n):
-        if s[x] != EMPTY:
-            continue
-        for c in range(2):
-            ok = keep[c, x]
-            if not ok:
-                # A flipping first stone needs a flipping second stone. One of
-                # the other colour on any other cell is unaffected by x.
-                other_flips = flips_w if c == 0 else flips_b
-                other_flips -= 1 - keep[1 - c, x]
-                if other_flips > 0:
-                    ok = 1
-                elif _flip_exists_after(s, n, nbr, x, c + 1, roots):
-                    ok = 1
-            if ok:
-                rel = 0 if c + 1 == own else n
-                mask[rel + x] = 1
-                count += 1
-    return count
+        empty = s[x] == EMPTY
+        keep_b = keep[0, x]
+        keep_w = keep[1, x]
+        # A flipping first stone needs a flipping second stone. One of the
+        # other colour on any other cell is unaffected by x.
+        ok_b = (keep_b | ((flips_w - ((1 - keep_w) & empty)) > 0)) & empty
+        ok_w = (keep_w | ((flips_b - ((1 - keep_b) & empty)) > 0)) & empty
+        if empty and not ok_b:
+            ok_b = _flip_exists_after(s, n, nbr, x, BLACK, roots)
+        if empty and not ok_w:
+            ok_w = _flip_exists_after(s, n, nbr, x, WHITE, roots)
+        if own == 0:
+            mask[x] = ok_b
+            mask[n + x] = ok_w
+        else:
+            mask[x] = ok_w
+            mask[n + x] = ok_b
+    return _count(mask)
+
+
+@njit(cache=True, inline="always")
+def _count(mask):
+    c = 0
+    for i in range(mask.shape[0]):
+        c += mask[i]
+    return c
 
 
 @njit(cache=True)
@@ -306,29 +353,40 @@ def observe_into(s, n, onboard, viewer, keep, mask, obs):
     """
     m = 2 * n
     own = viewer + 1
+    opp = 2 - viewer
+    first = s[m + M_FIRST_STONE]
     step2 = s[m + M_STEP]
     is_black = 1 if viewer == 0 else 0
     acting = s[m + M_TO_MOVE] == viewer
-    first = s[m + M_FIRST_STONE]
     passed = 1 if s[m + M_PASSES] > 0 else 0
+    # One simple loop per plane: contiguous stores that compile to vector code.
     for x in range(n):
-        v = s[x]
-        obs[0, x] = v == own
-        obs[1, x] = v == 3 - own
-        obs[2, x] = v == EMPTY
+        obs[0, x] = s[x] == own
+    for x in range(n):
+        obs[1, x] = s[x] == opp
+    for x in range(n):
+        obs[2, x] = s[x] == EMPTY
+    for x in range(n):
         obs[3, x] = onboard[x]
-        obs[4, x] = x == first
-        obs[5, x] = step2
-        obs[6, x] = is_black
+    for x in range(n):
+        obs[4, x] = 0
+    if first >= 0:
+        obs[4, first] = 1
+    obs[5, :] = step2
+    obs[6, :] = is_black
+    for x in range(n):
         obs[7, x] = keep[viewer, x]
+    for x in range(n):
         obs[8, x] = keep[1 - viewer, x]
-        if acting:
+    if acting:
+        for x in range(n):
             obs[9, x] = mask[x]
+        for x in range(n):
             obs[10, x] = mask[n + x]
-        else:
-            obs[9, x] = 0
-            obs[10, x] = 0
-        obs[11, x] = passed
+    else:
+        obs[9, :] = 0
+        obs[10, :] = 0
+    obs[11, :] = passed
 
 
 @njit(cache=True)

@@ -75,13 +75,15 @@ class GameState:
         self.geometry = geometry
         n = geometry.num_cells
         if data is None:
-            data = np.empty(2 * n + K.META, dtype=np.int32)
+            data = np.empty(K.state_size(n), dtype=np.int32)
             K.init_state(data, n, geometry.onboard)
-        elif data.shape != (2 * n + K.META,) or data.dtype != np.int32:
-            raise ValueError(f"state data must be int32[{2 * n + K.META}] for this board, got {data.dtype}{list(data.shape)}")
+        elif data.shape != (K.state_size(n),) or data.dtype != np.int32:
+            raise ValueError(
+                f"state data must be int32[{K.state_size(n)}] for this board, got {data.dtype}{list(data.shape)}"
+            )
         self.data = data
         self._n = n
-        self._meta = data[2 * n :]
+        self._meta = data[2 * n : 2 * n + K.META]
         self._mask: np.ndarray | None = None
         self._keep: np.ndarray | None = None
 
@@ -126,7 +128,7 @@ class GameState:
         other.geometry = self.geometry
         other.data = self.data.copy()
         other._n = self._n
-        other._meta = other.data[2 * self._n :]
+        other._meta = other.data[2 * self._n : 2 * self._n + K.META]
         other._mask = self._mask
         other._keep = self._keep
         return other
