@@ -9,7 +9,7 @@ __doc__ = _doc.page(
     "fewer groups of their colour at the end wins.",
     "| parameter | default | allowed |\n|---|---|---|\n"
     "| `board_size` | 9 | 2 to 19 (n x n points; H = W = n) |\n"
-    "| `render_mode` | None | `\"ansi\"` |",
+    "| `render_mode` | None | `\"ansi\"`, `\"rgb_array\"`, `\"human\"` |",
 )
 
 

@@ -9,7 +9,7 @@ __doc__ = _doc.page(
     "every turn, fewer groups of your colour wins.",
     "| parameter | default | allowed |\n|---|---|---|\n"
     "| `board_size` | 6 | 2 to 12 (the base; H = W = 2n - 1) |\n"
-    "| `render_mode` | None | `\"ansi\"` |\n\n"
+    "| `render_mode` | None | `\"ansi\"`, `\"rgb_array\"`, `\"human\"` |\n\n"
     "Cells use axial coordinates (q, r), stored at row = r + n - 1, "
     "col = q + n - 1; array cells with |q + r| > n - 1 are off the board: plane 3 "
     "is zero there and their actions are always masked.",

@@ -1,0 +1,108 @@
+"""The single-agent Gymnasium view."""
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import odd_env  # noqa: F401 (registers the envs)
+from odd_env import OddGymEnv
+
+
+@pytest.mark.parametrize("env_id, size", [("odd_env/Xodd-v0", 5), ("odd_env/Yodd-v0", 3)])
+def test_registered_and_passes_check_env(env_id, size):
+    env = gymnasium.make(env_id, board_size=size, opponent="random", play_as="random")
+    check_env(env.unwrapped, skip_render_check=True)
+    obs, info = env.reset(seed=1)
+    assert env.observation_space.contains(obs)
+    assert info["action_mask"].dtype == np.int8 and info["action_mask"].any()
+
+
+@pytest.mark.parametrize("play_as", ["black", "white"])
+def test_learner_plays_one_colour_and_gets_the_final_reward(play_as):
+    env = OddGymEnv("xodd", 4, opponent="random", play_as=play_as)
+    rng = np.random.default_rng(0)
+    results = []
+    for episode in range(30):
+        obs, info = env.reset(seed=episode)
+        assert info["play_as"] == play_as
+        assert obs[6].all() == (play_as == "black")  # plane 6: the viewer is black
+        terminated = False
+        while not terminated:
+            mask = env.action_masks()
+            assert mask.any() and np.array_equal(mask, info["action_mask"].astype(bool))
+            obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            assert not truncated
+        b, w = info["black_groups"], info["white_groups"]
+        mine, theirs = (b, w) if play_as == "black" else (w, b)
+        assert reward == (1.0 if mine < theirs else -1.0)
+        results.append(reward)
+    assert set(results) == {1.0, -1.0}
+
+
+def test_callable_opponent_and_seeded_repeatability():
+    seen = []
+
+    def first_legal(observation, action_mask):
+        seen.append(observation.shape)
+        return int(np.flatnonzero(action_mask)[0])
+
+    env = OddGymEnv("yodd", 3, opponent=first_legal, play_as="white")
+    env.reset(seed=0)
+    assert seen == [(12, 5, 5)]  # the opponent opened Black's first turn
+    assert env.state.group_counts in ((1, 0), (0, 1))
+
+    def play(seed):
+        env = OddGymEnv("xodd", 5, opponent="greedy", play_as="random")
+        obs, info = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        trace = [info["play_as"]]
+        done = False
+        while not done:
+            a = int(rng.choice(np.flatnonzero(env.action_masks())))
+            obs, r, done, _, info = env.step(a)
+            trace.append((a, info["black_groups"], info["white_groups"]))
+        return trace
+
+    assert play(3) == play(3)
+
+
+def test_bad_arguments_and_illegal_actions():
+    with pytest.raises(ValueError, match="play_as"):
+        OddGymEnv("xodd", 5, play_as="red")
+    with pytest.raises(ValueError, match="opponent"):
+        OddGymEnv("xodd", 5, opponent=42)
+    with pytest.raises(ValueError, match="2 to 19"):
+        OddGymEnv("xodd", 1)
+    with pytest.raises(ValueError, match="illegal_action"):
+        OddGymEnv("xodd", 5, illegal_action="ignore")
+    env = OddGymEnv("xodd", 5, play_as="black", illegal_action="raise")
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="first turn"):
+        env.step(50)  # pass on Black's first turn
+    assert env.state.ply == 0
+    env = OddGymEnv("yodd", 3, play_as="black")  # default: a masked action loses
+    env.reset(seed=0)
+    for bad in (-1, 51, 2.0, "3"):
+        with pytest.raises(ValueError, match="illegal action"):
+            env.step(bad)  # not in the action space: always an error
+    obs, reward, terminated, truncated, info = env.step(0)  # an off-board cell: masked
+    assert (reward, terminated) == (-1.0, True) and "off the board" in info["illegal_action"]
+    assert env.state.ply == 0 and not env.action_masks().any()
+    with pytest.raises(ValueError, match="call reset"):
+        env.step(12)
+
+
+def test_maskable_ppo_trains_on_it():
+    sb3c = pytest.importorskip("sb3_contrib")
+    import torch
+
+    torch.set_num_threads(1)
+    env = OddGymEnv("xodd", 4, opponent="random", play_as="random")
+    model = sb3c.MaskablePPO("MlpPolicy", env, n_steps=256, batch_size=64, n_epochs=2, seed=0, verbose=0,
+                             policy_kwargs={"net_arch": [64]})
+    model.learn(total_timesteps=2048)
+    assert model.num_timesteps >= 2048
+    obs, _ = env.reset(seed=5)
+    action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
+    assert env.action_masks()[int(action)]
