@@ -1,0 +1,144 @@
+"""Players of Xodd and Yodd behind one interface, and a loader by name.
+
+Every agent is an :class:`~agents.base.Agent`: ``agent.act(state)`` on a
+:class:`~odd_env.core.state.GameState`, or ``agent(observation, action_mask)``
+on an environment observation, returns a legal action (RULES.md section 5).
+Agents play both colours and both steps of a turn and repeat under a seed.
+
+=========  ===============================================================
+name       player
+=========  ===============================================================
+random     uniform over the legal actions (:mod:`agents.random_agent`)
+greedy     the best whole turn by group count, one turn deep (:mod:`agents.greedy`)
+mcts       Monte Carlo tree search over steps, greedy rollouts (:mod:`agents.mcts`)
+ppo        the PPO network, once :mod:`agents.ppo` exists (registered lazily)
+=========  ===============================================================
+
+Load one by name and options, or by the command-line spec form::
+
+    agents.load("mcts", simulations=400, seed=1)
+    agents.load("mcts:simulations=200,c=1.4")
+
+Other modules add players with :func:`register`. A name may also be
+registered lazily as ``"module:attribute"`` (see :data:`LAZY`), imported on
+first use, so that heavy dependencies (torch) load only when asked for:
+``agents/ppo.py`` only needs to define ``PPOAgent`` (an :class:`Agent` whose
+constructor takes the options, e.g. ``path=``).
+
+This package imports numpy and numba only; torch is never imported here.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Callable
+
+from .base import Agent, infer_geometry
+from .greedy import GreedyAgent
+from .mcts import MCTSAgent
+from .random_agent import RandomAgent
+
+AgentFactory = Callable[..., Agent]
+"""Anything that builds an :class:`Agent` from keyword options (usually the class)."""
+
+_REGISTRY: dict[str, AgentFactory] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "mcts": MCTSAgent,
+}
+LAZY: dict[str, str] = {"ppo": "agents.ppo:PPOAgent"}
+"""Names resolved on first use by importing ``module:attribute``."""
+
+
+def register(name: str, factory: AgentFactory, *, overwrite: bool = False) -> None:
+    """Make ``load(name, **options)`` call ``factory(**options)``."""
+    if not name or ":" in name or "," in name or "=" in name:
+        raise ValueError(f"an agent name must be non-empty without ':', ',' or '=', got {name!r}")
+    if not overwrite and name in _REGISTRY:
+        raise ValueError(f"an agent named {name!r} is already registered")
+    _REGISTRY[name] = factory
+    LAZY.pop(name, None)
+
+
+def available() -> list[str]:
+    """The registered names (lazy ones included)."""
+    return sorted(set(_REGISTRY) | set(LAZY))
+
+
+def _parse_value(text: str) -> Any:
+    low = text.strip().lower()
+    if low in ("none", "null"):
+        return None
+    if low in ("true", "false"):
+        return low == "true"
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """Split ``"name:key=value,key=value"`` into the name and typed options.
+
+    Values become int, float, bool (``true``/``false``), None (``none``) or
+    stay strings: ``parse_spec("mcts:simulations=200,c=1.4")`` is
+    ``("mcts", {"simulations": 200, "c": 1.4})``.
+    """
+    name, _, rest = spec.strip().partition(":")
+    options: dict[str, Any] = {}
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"malformed option {item!r} in agent spec {spec!r}: expected key=value")
+        options[key.strip()] = _parse_value(value)
+    if not name:
+        raise ValueError(f"agent spec {spec!r} has no name")
+    return name, options
+
+
+def _factory(name: str) -> AgentFactory:
+    if name in _REGISTRY:
+        return _REGISTRY[name]
+    if name in LAZY:
+        module, _, attr = LAZY[name].partition(":")
+        try:
+            factory = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(
+                f"agent {name!r} is registered as {LAZY[name]!r} but could not be loaded: {exc}"
+            ) from exc
+        _REGISTRY[name] = factory
+        return factory
+    raise ValueError(f"unknown agent {name!r}; available: {', '.join(available())}")
+
+
+def load(spec: str, **options: Any) -> Agent:
+    """Build an agent from a name or a spec string, with keyword options on top.
+
+    ``load("mcts", simulations=400, seed=1)``, ``load("mcts:simulations=200")``,
+    ``load("ppo", path="runs/ppo.pt")``.
+    """
+    name, spec_options = parse_spec(spec)
+    spec_options.update(options)
+    factory = _factory(name)
+    try:
+        return factory(**spec_options)
+    except TypeError as exc:
+        raise ValueError(f"bad options for agent {name!r}: {exc}") from exc
+
+
+__all__ = [
+    "Agent",
+    "AgentFactory",
+    "GreedyAgent",
+    "LAZY",
+    "MCTSAgent",
+    "RandomAgent",
+    "available",
+    "infer_geometry",
+    "load",
+    "parse_spec",
+    "register",
+]

@@ -1,0 +1,491 @@
+"""The arena: round robins between agents, win rates and Elo ratings.
+
+Command line::
+
+    python -m agents.arena --game xodd --board-size 7 \\
+        --agents random greedy mcts:simulations=200 --games 200 --workers 2
+
+Every pair of agents plays ``--games`` games, half with each colour. The
+arena prints a table of win rates with 95% confidence intervals (Wilson) and
+an Elo rating per agent: a Bradley-Terry fit anchored at ``random`` = 0 (or
+at the first agent when random is absent), with a 95% interval from the
+curvature of the likelihood. Results go to ``--out`` (default
+``arena_results/<game><size>``): ``results.json`` (everything), ``ratings.csv``,
+``pairs.csv``, ``games.csv`` and, per game, a record in the text format of
+:mod:`odd_env.records` under ``records/``.
+
+Each game is seeded from ``--seed``, the pair and the game's index, and every
+agent is reset with its own seed before each game, so results do not depend on
+``--workers`` or on the order in which games finish (time budgets aside).
+
+From Python: :func:`play_game` plays one game, :func:`round_robin` a whole
+tournament and returns an :class:`ArenaResult`; :func:`fit_elo` and
+:func:`wilson_interval` are the statistics.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import csv
+import json
+import math
+import os
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+from odd_env.core.geometry import geometry as make_geometry
+from odd_env.core.state import COLOUR_NAMES, GameState
+
+from . import load
+from .base import Agent
+
+ELO_SCALE = 400.0 / math.log(10.0)
+"""Elo points per natural-log unit of Bradley-Terry strength."""
+
+
+# ---------------------------------------------------------------- one game
+@dataclass
+class GameResult:
+    """One finished game: who played, who won, how, and every action."""
+
+    game: str
+    size: int
+    black: str
+    white: str
+    winner: int
+    """0 black, 1 white."""
+    black_groups: int
+    white_groups: int
+    turns: int
+    plies: int
+    actions: list[int] = field(repr=False)
+    seconds: tuple[float, float] = (0.0, 0.0)
+    """Thinking time of (black, white), summed over their actions."""
+    moves: tuple[int, int] = (0, 0)
+    """Actions played by (black, white)."""
+    seed: int | None = None
+
+    @property
+    def winner_label(self) -> str:
+        """The winning agent's label."""
+        return self.black if self.winner == 0 else self.white
+
+
+def _agent_seeds(seed: int | None) -> tuple[int | None, int | None]:
+    if seed is None:
+        return None, None
+    a, b = np.random.SeedSequence(seed).generate_state(2)
+    return int(a), int(b)
+
+
+def play_game(
+    agent_black: Agent | str,
+    agent_white: Agent | str,
+    game: str = "xodd",
+    size: int = 7,
+    seed: int | None = None,
+    labels: tuple[str, str] | None = None,
+) -> GameResult:
+    """Play one game between two agents (or agent specs) and return its result.
+
+    With ``seed``, both agents are reset with seeds derived from it, so the
+    game repeats exactly (unless an agent has a time budget).
+    """
+    g = make_geometry(game, size)
+    agents = [load(a) if isinstance(a, str) else a for a in (agent_black, agent_white)]
+    if labels is None:
+        labels = tuple(a if isinstance(a, str) else a.label for a in (agent_black, agent_white))
+    for agent, s in zip(agents, _agent_seeds(seed)):
+        agent.reset(s)
+    state = GameState(g)
+    actions: list[int] = []
+    seconds = [0.0, 0.0]
+    moves = [0, 0]
+    while not state.is_terminal:
+        p = state.to_move
+        t0 = time.perf_counter()
+        action = agents[p].act(state)
+        seconds[p] += time.perf_counter() - t0
+        moves[p] += 1
+        reason = state.why_illegal(action)
+        if reason is not None:
+            raise RuntimeError(
+                f"{labels[p]} ({COLOUR_NAMES[p]}) played illegal action {action!r} "
+                f"after {len(actions)} actions: {reason}"
+            )
+        state.apply(action)
+        actions.append(int(action))
+    b, w = state.group_counts
+    return GameResult(
+        game=g.game, size=g.size, black=labels[0], white=labels[1], winner=int(state.winner),
+        black_groups=b, white_groups=w, turns=state.turn, plies=state.ply, actions=actions,
+        seconds=(seconds[0], seconds[1]), moves=(moves[0], moves[1]), seed=seed,
+    )
+
+
+# ---------------------------------------------------------------- statistics
+def wilson_interval(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95% for ``z = 1.96``); (0, 1) when ``n = 0``."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1.0 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def fit_elo(
+    wins: np.ndarray, anchor: int = 0, prior: float = 0.5, tol: float = 1e-10, max_iter: int = 100_000
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bradley-Terry ratings on the Elo scale from a matrix of wins.
+
+    ``wins[i, j]`` is the number of games agent i won against agent j. The
+    model is ``P(i beats j) = 1 / (1 + 10 ** ((R_j - R_i) / 400))``. It is
+    fitted by Hunter's MM iteration, with ``prior`` virtual wins added each
+    way to every pair that played (so that a 200-0 sweep gives a large but
+    finite gap), and shifted so that ``R[anchor] = 0``. Returns the ratings
+    and their standard errors (from the observed information with the
+    anchor fixed; 0 for the anchor, inf for an agent with no games).
+    """
+    w = np.asarray(wins, dtype=np.float64)
+    k = w.shape[0]
+    if w.shape != (k, k):
+        raise ValueError(f"wins must be a square matrix, got shape {w.shape}")
+    if not 0 <= anchor < k:
+        raise ValueError(f"anchor {anchor} out of range for {k} agents")
+    w = w.copy()
+    np.fill_diagonal(w, 0.0)
+    played = (w + w.T) > 0
+    w = w + prior * played
+    n = w + w.T
+    total_wins = w.sum(axis=1)
+    active = n.sum(axis=1) > 0
+    gamma = np.ones(k)
+    for _ in range(max_iter):
+        denom = (n / (gamma[:, None] + gamma[None, :])).sum(axis=1)
+        new = np.where(active & (denom > 0), total_wins / np.where(denom > 0, denom, 1.0), 1.0)
+        new = np.maximum(new, 1e-300)
+        new /= math.exp(np.log(new[active]).mean()) if active.any() else 1.0
+        if np.max(np.abs(np.log(new) - np.log(gamma))) < tol:
+            gamma = new
+            break
+        gamma = new
+    r = np.log(gamma)
+    r -= r[anchor]
+    # Observed information in log-strength units, anchor removed.
+    p = 1.0 / (1.0 + np.exp(r[None, :] - r[:, None]))
+    info = -(n * p * (1 - p))
+    np.fill_diagonal(info, 0.0)
+    np.fill_diagonal(info, -info.sum(axis=1))
+    keep = [i for i in range(k) if i != anchor and active[i]]
+    se = np.full(k, np.inf)
+    se[anchor] = 0.0
+    if keep:
+        sub = info[np.ix_(keep, keep)]
+        try:
+            cov = np.linalg.inv(sub)
+            se[keep] = np.sqrt(np.maximum(np.diag(cov), 0.0))
+        except np.linalg.LinAlgError:
+            pass
+    return r * ELO_SCALE, se * ELO_SCALE
+
+
+# ---------------------------------------------------------------- tournaments
+@dataclass
+class ArenaResult:
+    """A finished round robin: the games and the statistics derived from them."""
+
+    game: str
+    size: int
+    labels: list[str]
+    games_per_pair: int
+    seed: int
+    games: list[GameResult]
+    elapsed: float = 0.0
+
+    def __post_init__(self) -> None:
+        k = len(self.labels)
+        index = {label: i for i, label in enumerate(self.labels)}
+        self.wins = np.zeros((k, k), dtype=np.int64)
+        seconds = np.zeros(k)
+        moves = np.zeros(k, dtype=np.int64)
+        for r in self.games:
+            b, w = index[r.black], index[r.white]
+            if r.winner == 0:
+                self.wins[b, w] += 1
+            else:
+                self.wins[w, b] += 1
+            seconds[b] += r.seconds[0]
+            seconds[w] += r.seconds[1]
+            moves[b] += r.moves[0]
+            moves[w] += r.moves[1]
+        self.anchor = self.labels.index("random") if "random" in self.labels else 0
+        self.elo, self.elo_se = fit_elo(self.wins, anchor=self.anchor)
+        self.ms_per_move = 1000.0 * seconds / np.maximum(moves, 1)
+        self.moves = moves
+
+    def win_rate(self, i: int, j: int) -> tuple[float, float, float, int]:
+        """(win rate of agent i against j, 95% low, 95% high, games)."""
+        n = int(self.wins[i, j] + self.wins[j, i])
+        lo, hi = wilson_interval(self.wins[i, j], n)
+        return (self.wins[i, j] / n if n else float("nan")), lo, hi, n
+
+    def score(self, i: int) -> tuple[float, int]:
+        """(fraction of all its games agent i won, games)."""
+        n = int(self.wins[i].sum() + self.wins[:, i].sum())
+        return (self.wins[i].sum() / n if n else float("nan")), n
+
+    def table(self) -> str:
+        """The results as a Markdown table, agents by descending Elo."""
+        order = np.argsort(-self.elo, kind="stable")
+        short = [f"{self.labels[i]}" for i in order]
+        head = ["agent", "Elo (95% CI)", "score", "ms/move"] + [f"vs {s}" for s in short]
+        rows = []
+        for i in order:
+            ci = "" if i == self.anchor else f" ± {1.96 * self.elo_se[i]:.0f}"
+            sc, _ = self.score(i)
+            cells = [self.labels[i], f"{self.elo[i]:.0f}{ci}", f"{sc:.1%}", f"{self.ms_per_move[i]:.2f}"]
+            for j in order:
+                if i == j:
+                    cells.append("-")
+                    continue
+                wr, lo, hi, n = self.win_rate(i, j)
+                cells.append(f"{wr:.1%} [{lo:.1%}, {hi:.1%}]" if n else "")
+            rows.append(cells)
+        widths = [max(len(r[c]) for r in [head] + rows) for c in range(len(head))]
+        fmt = lambda r: "| " + " | ".join(x.ljust(wd) for x, wd in zip(r, widths)) + " |"  # noqa: E731
+        lines = [fmt(head), "|" + "|".join("-" * (wd + 2) for wd in widths) + "|"]
+        lines += [fmt(r) for r in rows]
+        caption = (
+            f"{self.game} {self.size}: {self.games_per_pair} games per pair "
+            f"({self.games_per_pair // 2} with each colour), {len(self.games)} games, seed {self.seed}; "
+            f"win rates of the row agent, Wilson 95% intervals; Elo by Bradley-Terry, "
+            f"{self.labels[self.anchor]} = 0"
+        )
+        return caption + "\n\n" + "\n".join(lines)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Everything as plain JSON-ready data."""
+        k = len(self.labels)
+        pairs = []
+        for i in range(k):
+            for j in range(i + 1, k):
+                wr, lo, hi, n = self.win_rate(i, j)
+                pairs.append({"agent": self.labels[i], "opponent": self.labels[j], "games": n,
+                              "wins": int(self.wins[i, j]), "losses": int(self.wins[j, i]),
+                              "win_rate": wr, "ci95": [lo, hi]})
+        ratings = []
+        for i in range(k):
+            sc, n = self.score(i)
+            ratings.append({"agent": self.labels[i], "elo": float(self.elo[i]),
+                            "elo_ci95": 0.0 if i == self.anchor else float(1.96 * self.elo_se[i]),
+                            "score": sc, "games": n, "moves": int(self.moves[i]),
+                            "ms_per_move": float(self.ms_per_move[i])})
+        return {
+            "game": self.game, "size": self.size, "agents": list(self.labels),
+            "games_per_pair": self.games_per_pair, "seed": self.seed, "anchor": self.labels[self.anchor],
+            "elapsed_seconds": self.elapsed, "ratings": ratings, "pairs": pairs,
+            "games": [dict(asdict(r), index=i) for i, r in enumerate(self.games)],
+        }
+
+    def save(self, out: str | os.PathLike, records: bool = True) -> Path:
+        """Write results.json, ratings.csv, pairs.csv, games.csv and (``records``) records/."""
+        out = Path(out)
+        out.mkdir(parents=True, exist_ok=True)
+        data = self.to_dict()
+        if records:
+            rec_dir = out / "records"
+            rec_dir.mkdir(exist_ok=True)
+            from odd_env.records import GameRecord
+
+            g = make_geometry(self.game, self.size)
+            for i, (r, d) in enumerate(zip(self.games, data["games"])):
+                name = f"game_{i:05d}.txt"
+                GameRecord.from_actions(g, r.actions).save(rec_dir / name)
+                d["record"] = f"records/{name}"
+        (out / "results.json").write_text(json.dumps(data, indent=1))
+        _write_csv(out / "ratings.csv", data["ratings"])
+        _write_csv(out / "pairs.csv", [
+            dict(p, ci95_low=p["ci95"][0], ci95_high=p["ci95"][1], ci95=None) for p in data["pairs"]
+        ], drop=("ci95",))
+        _write_csv(out / "games.csv", [
+            {"index": i, "black": r.black, "white": r.white, "winner": COLOUR_NAMES[r.winner],
+             "black_groups": r.black_groups, "white_groups": r.white_groups, "turns": r.turns,
+             "plies": r.plies, "seed": r.seed, "black_seconds": r.seconds[0], "white_seconds": r.seconds[1]}
+            for i, r in enumerate(self.games)
+        ])
+        return out
+
+
+def _write_csv(path: Path, rows: list[dict[str, Any]], drop: Iterable[str] = ()) -> None:
+    if not rows:
+        path.write_text("")
+        return
+    fields = [k for k in rows[0] if k not in drop]
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def _game_seed(seed: int, i: int, j: int, k: int) -> int:
+    return int(np.random.SeedSequence([seed, i, j, k]).generate_state(1, dtype=np.uint64)[0] >> 1)
+
+
+def _schedule(k: int, games_per_pair: int, seed: int) -> list[tuple[int, int, int]]:
+    """(black, white, game seed) for every game: each pair plays half its games with each colour."""
+    tasks = []
+    for i in range(k):
+        for j in range(i + 1, k):
+            for g in range(games_per_pair):
+                black, white = (i, j) if g % 2 == 0 else (j, i)
+                tasks.append((black, white, _game_seed(seed, i, j, g)))
+    return tasks
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _init_worker(agents: list[Agent], labels: list[str], game: str, size: int) -> None:
+    _WORKER.update(agents=agents, labels=labels, game=game, size=size)
+
+
+def _run_task(task: tuple[int, int, int]) -> GameResult:
+    black, white, seed = task
+    w = _WORKER
+    return play_game(w["agents"][black], w["agents"][white], w["game"], w["size"], seed,
+                     labels=(w["labels"][black], w["labels"][white]))
+
+
+def _progress(total: int, enabled: bool, desc: str):
+    if not enabled:
+        return None
+    try:
+        from tqdm import tqdm
+    except ImportError:  # tqdm is an optional extra
+        return None
+    return tqdm(total=total, desc=desc, unit="game", dynamic_ncols=True)
+
+
+def round_robin(
+    agents: Sequence[Agent | str],
+    game: str = "xodd",
+    size: int = 7,
+    games_per_pair: int = 100,
+    seed: int = 0,
+    workers: int = 1,
+    progress: bool = True,
+    labels: Sequence[str] | None = None,
+) -> ArenaResult:
+    """Play every pair of ``agents`` (instances or specs) ``games_per_pair`` times.
+
+    Half of each pair's games are played with each colour. ``workers > 1``
+    runs games in that many processes (agents are pickled to each).
+    """
+    if games_per_pair < 2 or games_per_pair % 2:
+        raise ValueError(f"games_per_pair must be even and >= 2 (half with each colour), got {games_per_pair}")
+    if len(agents) < 2:
+        raise ValueError("a round robin needs at least two agents")
+    make_geometry(game, size)  # validate early
+    players: list[Agent] = []
+    for a in agents:
+        agent = load(a) if isinstance(a, str) else a
+        if any(agent is other for other in players):
+            agent = copy.deepcopy(agent)
+        players.append(agent)
+    if labels is None:
+        labels = [a if isinstance(a, str) else a.label for a in agents]
+    labels = _unique(list(labels))
+    tasks = _schedule(len(players), games_per_pair, seed)
+    results: list[GameResult | None] = [None] * len(tasks)
+    bar = _progress(len(tasks), progress, f"{game} {size}")
+    t0 = time.perf_counter()
+    try:
+        if workers <= 1:
+            _init_worker(players, labels, game, size)
+            for idx, task in enumerate(tasks):
+                results[idx] = _run_task(task)
+                if bar is not None:
+                    bar.update(1)
+        else:
+            with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                                     initializer=_init_worker,
+                                     initargs=(players, labels, game, size)) as pool:
+                futures = {pool.submit(_run_task, task): idx for idx, task in enumerate(tasks)}
+                for fut in as_completed(futures):
+                    results[futures[fut]] = fut.result()
+                    if bar is not None:
+                        bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return ArenaResult(game=make_geometry(game, size).game, size=size, labels=labels,
+                       games_per_pair=games_per_pair, seed=seed, games=results,  # type: ignore[arg-type]
+                       elapsed=time.perf_counter() - t0)
+
+
+def _unique(labels: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}#{seen[label]}")
+    return out
+
+
+# ---------------------------------------------------------------- command line
+def build_parser() -> argparse.ArgumentParser:
+    """The arena's argument parser."""
+    p = argparse.ArgumentParser(
+        prog="python -m agents.arena",
+        description="Round robin between agents: win rates with 95%% intervals and Elo ratings.",
+    )
+    p.add_argument("--game", choices=("xodd", "yodd"), default="xodd", help="which game (default xodd)")
+    p.add_argument("--board-size", type=int, default=7,
+                   help="Xodd side n or Yodd base n (default 7)")
+    p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
+                   help="agent specs: name[:key=value,...], e.g. random greedy mcts:simulations=200")
+    p.add_argument("--games", type=int, default=100,
+                   help="games per pair, even: half with each colour (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="base seed of every game (default 0)")
+    p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
+    p.add_argument("--out", default=None,
+                   help="output directory (default arena_results/<game><size>)")
+    p.add_argument("--no-records", action="store_true", help="do not write a record per game")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the arena from the command line; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        make_geometry(args.game, args.board_size)
+        agents = [load(spec) for spec in args.agents]
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.games < 2 or args.games % 2:
+        print(f"error: --games must be even and >= 2 (half with each colour), got {args.games}",
+              file=sys.stderr)
+        return 2
+    result = round_robin(agents, args.game, args.board_size, args.games, seed=args.seed,
+                         workers=args.workers, progress=not args.no_progress, labels=args.agents)
+    print(result.table())
+    out = args.out or os.path.join("arena_results", f"{args.game}{args.board_size}")
+    path = result.save(out, records=not args.no_records)
+    print(f"\n{len(result.games)} games in {result.elapsed:.0f} s; results in {path}/")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,105 @@
+"""The one interface every player implements.
+
+An :class:`Agent` is given a position and returns a legal action in the
+relative encoding of RULES.md section 5. It plays both colours and both steps
+of a turn, and it is reproducible: the same seed and the same sequence of
+positions give the same actions.
+
+Two ways to call it:
+
+* ``agent.act(state)`` with a :class:`~odd_env.core.state.GameState` (the
+  arena and search code use this; the state is never modified);
+* ``agent(observation, action_mask)`` with the planes of the PettingZoo /
+  Gymnasium observation (what an environment's ``opponent=`` does). The state
+  is rebuilt with :meth:`GameState.from_observation`; the geometry is given to
+  the constructor or inferred from the planes (:func:`infer_geometry`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+import numpy as np
+
+from odd_env.core.geometry import Geometry, hexhex, square
+from odd_env.core.state import GameState
+
+
+def infer_geometry(planes: np.ndarray) -> Geometry:
+    """The board seen in observation planes ``(C, H, W)``.
+
+    Xodd when plane 3 (on-board cells) is all ones, else Yodd of base
+    ``(H + 1) // 2``.
+    """
+    planes = np.asarray(planes)
+    if planes.ndim != 3 or planes.shape[0] < 4 or planes.shape[1] != planes.shape[2]:
+        raise ValueError(f"expected planes of shape (C, H, H) with C >= 4, got {planes.shape}")
+    h = planes.shape[1]
+    if np.all(planes[3]):
+        return square(h)
+    return hexhex((h + 1) // 2)
+
+
+def new_rng_state(rng: np.random.Generator) -> np.ndarray:
+    """A fresh, nonzero state (uint64[1]) for the compiled xorshift generator."""
+    return np.array([int(rng.integers(1, 2**63 - 1))], dtype=np.uint64)
+
+
+class Agent:
+    """Base class of all players: override :meth:`act` (and :meth:`reset` if stateful).
+
+    ``seed`` seeds ``self.rng`` (a :class:`numpy.random.Generator`); every
+    random choice of the agent must come from it so that seeded runs repeat.
+    """
+
+    name: str = "agent"
+    """Registry name (``agents.load(name)``); instances may refine it with :attr:`label`."""
+
+    def __init__(self, seed: int | None = None, geometry: Geometry | None = None):
+        self.geometry = geometry
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    # ------------------------------------------------------------ the interface
+    def act(self, state: GameState) -> int:
+        """A legal action for the player to act in ``state`` (which is left unchanged)."""
+        raise NotImplementedError
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget any game in progress; reseed when ``seed`` is given."""
+        if seed is not None:
+            self.seed = seed
+            self.rng = np.random.default_rng(seed)
+
+    def __call__(self, observation: Any, action_mask: np.ndarray | None = None) -> int:
+        """Act on an environment observation: the planes (or the observation dict) and the mask.
+
+        The mask, when given, must agree with the rebuilt state; an action
+        outside it raises ``RuntimeError`` (it would mean a bug, not a choice).
+        """
+        if isinstance(observation, Mapping):
+            if action_mask is None:
+                action_mask = observation.get("action_mask")
+            observation = observation["observation"]
+        planes = np.asarray(observation)
+        geometry = self.geometry if self.geometry is not None else infer_geometry(planes)
+        state = GameState.from_observation(geometry, planes)
+        action = int(self.act(state))
+        if action_mask is not None and not np.asarray(action_mask)[action]:
+            raise RuntimeError(f"{self.label} chose action {action}, which the action mask forbids")
+        return action
+
+    # ------------------------------------------------------------ description
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options that rebuild this agent with ``agents.load(name, **options)``."""
+        return {"seed": self.seed}
+
+    @property
+    def label(self) -> str:
+        """A short display name: the registry name and any non-default options."""
+        return self.name
+
+    def __repr__(self) -> str:
+        opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
+        return f"{type(self).__name__}({opts})"

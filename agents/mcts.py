@@ -1,0 +1,346 @@
+"""Monte Carlo tree search over environment steps (UCT, or PUCT with priors).
+
+Every node of the tree is a position with a player to act; its edges are the
+legal actions of that *step* (RULES.md section 3), so the same player may act
+at two levels in a row. Values are therefore backed up from the point of view
+of the player to act at each node (a win of that player counts 1, a loss 0),
+never by alternating signs.
+
+One simulation walks down the tree, choosing at each node the edge of highest
+
+* UCT (no priors):  ``Q + c * sqrt(ln N / n)``, unvisited edges first, in
+  random order;
+* PUCT (with priors ``P``): ``Q + c * P * sqrt(N) / (1 + n)``, an unvisited
+  edge valued at the node's own mean (first-play urgency),
+
+expands the first new position and evaluates it: by a rollout to the end of
+the game (compiled, on the flat state of :mod:`odd_env.core.kernels`), or by
+a value function. Rollout policies:
+
+* ``"random"``: uniform over the legal actions of each step;
+* ``"greedy"``: the greedy agent's whole-turn choice (:func:`agents.greedy.best_turn`),
+  with a uniformly random step instead with probability ``epsilon``.
+
+Priors (PUCT) come from ``prior="greedy"`` -- a softmax over the greedy score
+of the best turn each action leads to, at temperature ``prior_temp`` -- or from
+``policy_value_fn(state) -> (priors over the 2N+1 actions, value in [-1, 1]
+for the player to act)``, which then also replaces the rollouts (the PPO
+network plugs in here).
+
+The search stops after ``simulations`` simulations or ``time_budget`` seconds,
+whichever comes first (only the simulation count is reproducible), and plays
+the most visited action; a pass that ends the game with a win is played
+without searching. The subtree of the position reached is kept for the
+next call when that position is found in it (a second step of the same turn,
+or the reply the search expected).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import Any, Callable
+
+import numpy as np
+from numba import njit
+
+from odd_env.core import kernels as K
+from odd_env.core.geometry import Geometry
+from odd_env.core.state import GameState
+
+from ._xorshift import randbelow, uniform
+from .base import Agent, new_rng_state
+from .greedy import WIN, action_scores, best_second, best_turn
+
+ROLLOUTS = ("random", "greedy")
+PRIORS = (None, "greedy")
+
+PolicyValueFn = Callable[[GameState], tuple[np.ndarray, float]]
+"""``f(state) -> (priors over the 2N+1 actions, value in [-1, 1] for the player to act)``."""
+
+
+@njit(cache=True)
+def rollout(s, n, nbr, greedy, epsilon, rng):
+    """Play state ``s`` to the end in place; return the winner (0 black, 1 white).
+
+    ``greedy`` False: uniform random steps. True: greedy turns, each step
+    replaced by a uniformly random one with probability ``epsilon``.
+    """
+    m = 2 * n
+    mask = np.empty(2 * n + 1, dtype=np.int8)
+    keep = np.empty((2, n), dtype=np.int8)
+    no_scores = np.empty((2, 0), dtype=np.int64)
+    while s[m + K.M_DONE] == 0:
+        if not greedy or uniform(rng) < epsilon:
+            count = K.legal_mask_into(s, n, nbr, mask, keep)
+            r = randbelow(rng, count)
+            for a in range(2 * n + 1):
+                if mask[a]:
+                    if r == 0:
+                        K.apply_action(s, n, nbr, a)
+                        break
+                    r -= 1
+        elif s[m + K.M_STEP] == 0:
+            first, second, _, _ = best_turn(s, n, nbr, rng, True, no_scores)
+            K.apply_action(s, n, nbr, first)
+            if second >= 0 and s[m + K.M_DONE] == 0:
+                K.apply_action(s, n, nbr, second)
+        else:
+            a, _, _ = best_second(s, n, nbr, rng, True, no_scores)
+            K.apply_action(s, n, nbr, a)
+    return s[m + K.M_WINNER]
+
+
+def _position_key(state: GameState) -> bytes:
+    # What the rules depend on: the board and the turn bookkeeping (not the counters).
+    meta = (state.to_move, state.turn_step, state.first_stone, state.consecutive_passes, state.is_terminal)
+    return state.board.tobytes() + np.array(meta, dtype=np.int32).tobytes()
+
+
+class Node:
+    """A position in the search tree; edge statistics live in arrays, one slot per legal action."""
+
+    __slots__ = ("state", "to_move", "terminal", "winner", "actions", "prior",
+                 "visits", "wins", "children", "total")
+
+    def __init__(self, state: GameState):
+        self.state = state
+        self.to_move = state.to_move
+        self.terminal = state.is_terminal
+        self.winner = state.winner
+        self.actions = np.empty(0, dtype=np.int64) if self.terminal else state.legal_actions()
+        k = len(self.actions)
+        self.prior: np.ndarray | None = None
+        self.visits = np.zeros(k)
+        self.wins = np.zeros(k)  # wins of the player to act here, over the edge's simulations
+        self.children: list[Node | None] = [None] * k
+        self.total = 0
+
+
+class MCTSAgent(Agent):
+    """Monte Carlo tree search over environment steps (see the module docstring).
+
+    Args:
+        simulations: simulations per action (the main strength knob).
+        c: exploration constant (UCT, or PUCT when there are priors).
+        time_budget: seconds per action; ``None`` for no limit. The search
+            stops at whichever of ``simulations`` and ``time_budget`` comes first.
+        rollout: ``"greedy"`` (default) or ``"random"``.
+        epsilon: probability of a random step in greedy rollouts.
+        prior: ``"greedy"`` for heuristic priors (PUCT) or ``None`` (UCT).
+        prior_temp: softmax temperature of the greedy priors, in group counts.
+        policy_value_fn: a network or other function giving priors and a value;
+            overrides ``prior`` and replaces rollouts.
+        reuse_tree: keep the subtree of the position reached for the next call.
+        seed: seeds every random choice (tie-breaks, rollouts).
+    """
+
+    name = "mcts"
+
+    def __init__(
+        self,
+        simulations: int = 200,
+        c: float = 1.4,
+        time_budget: float | None = None,
+        rollout: str = "greedy",
+        epsilon: float = 0.1,
+        prior: str | None = None,
+        prior_temp: float = 0.5,
+        policy_value_fn: PolicyValueFn | None = None,
+        reuse_tree: bool = True,
+        seed: int | None = None,
+        geometry: Geometry | None = None,
+    ):
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
+        if prior in ("none", "None", ""):
+            prior = None
+        if prior not in PRIORS:
+            raise ValueError(f"prior must be one of {PRIORS}, got {prior!r}")
+        if int(simulations) < 1:
+            raise ValueError(f"simulations must be >= 1, got {simulations}")
+        if time_budget is not None and float(time_budget) <= 0:
+            raise ValueError(f"time_budget must be positive seconds or None, got {time_budget}")
+        if not 0.0 <= float(epsilon) <= 1.0:
+            raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
+        super().__init__(seed=seed, geometry=geometry)
+        self.simulations = int(simulations)
+        self.c = float(c)
+        self.time_budget = None if time_budget is None else float(time_budget)
+        self.rollout = rollout
+        self.epsilon = float(epsilon)
+        self.prior = prior
+        self.prior_temp = float(prior_temp)
+        self.policy_value_fn = policy_value_fn
+        self.reuse_tree = bool(reuse_tree)
+        self._rng_state = new_rng_state(self.rng)
+        self._root: Node | None = None
+        self.last_simulations = 0
+        """Simulations run by the last call to :meth:`act`."""
+
+    # ------------------------------------------------------------ bookkeeping
+    def reset(self, seed: int | None = None) -> None:
+        """Drop the search tree; reseed when ``seed`` is given."""
+        super().reset(seed)
+        if seed is not None:
+            self._rng_state = new_rng_state(self.rng)
+        self._root = None
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The constructor's options (without ``policy_value_fn``)."""
+        return {
+            "simulations": self.simulations, "c": self.c, "time_budget": self.time_budget,
+            "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
+            "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
+        }
+
+    @property
+    def label(self) -> str:
+        """``mcts:simulations=...`` and the options that differ from the defaults."""
+        defaults = MCTSAgent().options
+        parts = [f"simulations={self.simulations}"]
+        for k, v in self.options.items():
+            if k not in ("simulations", "seed") and v != defaults[k]:
+                parts.append(f"{k}={v}")
+        if self.policy_value_fn is not None:
+            parts.append("pv")
+        return f"{self.name}:" + ",".join(parts)
+
+    # ------------------------------------------------------------ search
+    def act(self, state: GameState) -> int:
+        """Search from ``state`` and return the most visited action."""
+        if state.is_terminal:
+            raise ValueError("the game is over")
+        n = state.geometry.num_cells
+        if state.consecutive_passes >= 1 and state.turn_step == 1:
+            b, w = state.group_counts
+            if (b < w) == (state.to_move == 0):  # passing ends the game and wins: no search needed
+                self._root = None
+                self.last_simulations = 0
+                return 2 * n
+        root = self._find_root(state)
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        sims = 0
+        if len(root.actions) > 1:
+            while sims < self.simulations:
+                self._simulate(root)
+                sims += 1
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+        self.last_simulations = sims
+        i = self._best_edge(root)
+        action = int(root.actions[i])
+        self._root = root if self.reuse_tree else None
+        return action
+
+    def root_visits(self) -> dict[int, int]:
+        """Visit counts of the root's actions after the last search (for inspection)."""
+        if self._root is None:
+            return {}
+        return {int(a): int(v) for a, v in zip(self._root.actions, self._root.visits)}
+
+    def _find_root(self, state: GameState) -> Node:
+        if self._root is not None:
+            key = _position_key(state)
+            frontier = [self._root]
+            for _ in range(4):  # my second step, or the opponent's one- or two-step turn
+                nxt = []
+                for node in frontier:
+                    for child in node.children:
+                        if child is None:
+                            continue
+                        if _position_key(child.state) == key:
+                            return child
+                        nxt.append(child)
+                frontier = nxt
+        root = Node(state.copy())
+        self._expand(root)
+        return root
+
+    def _best_edge(self, node: Node) -> int:
+        v = node.visits
+        best = np.flatnonzero(v == v.max())
+        if len(best) > 1:
+            q = node.wins[best] / np.maximum(v[best], 1)
+            best = best[q == q.max()]
+        return int(best[self.rng.integers(len(best))]) if len(best) > 1 else int(best[0])
+
+    def _select(self, node: Node) -> int:
+        v = node.visits
+        if node.prior is None:
+            unvisited = np.flatnonzero(v == 0)
+            if len(unvisited):
+                return int(unvisited[self.rng.integers(len(unvisited))])
+            score = node.wins / v + self.c * np.sqrt(math.log(node.total) / v)
+        else:
+            fpu = node.wins.sum() / node.total if node.total else 0.5
+            q = np.where(v > 0, node.wins / np.maximum(v, 1), fpu)
+            score = q + self.c * node.prior * math.sqrt(node.total + 1) / (1.0 + v)
+        best = np.flatnonzero(score == score.max())
+        return int(best[self.rng.integers(len(best))]) if len(best) > 1 else int(best[0])
+
+    def _expand(self, node: Node) -> float | None:
+        """Set the node's priors; return the value function's value (for the player to act) if any."""
+        if node.terminal:
+            return None
+        if self.policy_value_fn is not None:
+            priors, value = self.policy_value_fn(node.state)
+            p = np.asarray(priors, dtype=np.float64)[node.actions]
+            total = p.sum()
+            node.prior = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
+            return float(value)
+        if self.prior == "greedy":
+            scores = action_scores(node.state)[:, node.actions].astype(np.float64)
+            groups = np.clip(scores[0], -2 * WIN, None)
+            # Liberties only order turns of equal group score: scale them below one group.
+            libs = scores[1]
+            spread = max(1.0, float(libs.max() - libs.min()))
+            s = groups + 0.5 * (libs - libs.min()) / spread
+            s = np.where(groups >= WIN, s.max() + 10.0, s)
+            w = np.exp((s - s.max()) / self.prior_temp)
+            node.prior = w / w.sum()
+        return None
+
+    def _evaluate(self, node: Node) -> int:
+        """Winner of a rollout from ``node`` (0 black, 1 white)."""
+        g = node.state.geometry
+        data = node.state.data.copy()
+        return int(rollout(data, g.num_cells, g.neighbours, self.rollout == "greedy",
+                           self.epsilon, self._rng_state))
+
+    def _simulate(self, root: Node) -> None:
+        node = root
+        path: list[tuple[Node, int]] = []
+        while True:
+            if node.terminal:
+                result = ("winner", node.winner)
+                break
+            i = self._select(node)
+            path.append((node, i))
+            child = node.children[i]
+            if child is None:
+                g = node.state.geometry
+                data = node.state.data.copy()
+                K.apply_action(data, g.num_cells, g.neighbours, int(node.actions[i]))
+                child = Node(GameState(g, data))
+                node.children[i] = child
+                value = self._expand(child)
+                if child.terminal:
+                    result = ("winner", child.winner)
+                elif value is not None:
+                    result = ("value", (child.to_move, value))
+                else:
+                    result = ("winner", self._evaluate(child))
+                break
+            node = child
+        kind, info = result
+        for n, i in path:
+            if kind == "winner":
+                w = 1.0 if info == n.to_move else 0.0
+            else:
+                player, value = info
+                w = 0.5 * (1.0 + (value if player == n.to_move else -value))
+            n.visits[i] += 1
+            n.wins[i] += w
+            n.total += 1

@@ -1,0 +1,20 @@
+"""The random player: uniform over the legal actions of each step."""
+
+from __future__ import annotations
+
+from odd_env.core.state import GameState
+
+from .base import Agent
+
+
+class RandomAgent(Agent):
+    """Picks uniformly among the legal actions (pass and end turn included)."""
+
+    name = "random"
+
+    def act(self, state: GameState) -> int:
+        """A uniformly random legal action."""
+        if state.is_terminal:
+            raise ValueError("the game is over")
+        legal = state.legal_actions()
+        return int(legal[self.rng.integers(len(legal))])

@@ -1,0 +1,424 @@
+"""Agents and the arena: legal play everywhere, seeded repeats, greedy's arithmetic
+against brute force, scripted greedy choices, MCTS strength, the loader, and the
+arena's statistics and files."""
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+import reference as R
+
+import agents
+from agents.arena import fit_elo, main as arena_main, play_game, round_robin, wilson_interval
+from agents.greedy import WIN, GreedyAgent, action_scores
+from agents.mcts import MCTSAgent
+from agents.random_agent import RandomAgent
+from odd_env.core import GameState, hexhex, square
+from odd_env.notation import parse_cell
+from odd_env.positions import from_ascii
+from odd_env.records import GameRecord
+
+BOARDS = [square(4), square(5), hexhex(3), hexhex(4)]
+
+
+def random_positions(g, count, seed):
+    """Positions reached by random play: both steps, after passes, and near the end."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        s = GameState(g)
+        stop = rng.integers(0, 2 * g.num_onboard)
+        while not s.is_terminal and s.ply < stop:
+            legal = s.legal_actions()
+            s.apply(int(legal[rng.integers(len(legal))]))
+        if not s.is_terminal:
+            out.append(s)
+    return out
+
+
+def make_agents(seed=0):
+    return [
+        RandomAgent(seed=seed),
+        GreedyAgent(seed=seed),
+        GreedyAgent(seed=seed, tiebreak="random"),
+        MCTSAgent(simulations=12, seed=seed),
+        MCTSAgent(simulations=12, rollout="random", seed=seed),
+        MCTSAgent(simulations=12, prior="greedy", seed=seed),
+    ]
+
+
+# ------------------------------------------------------------------ legality
+
+
+@pytest.mark.parametrize("g", BOARDS, ids=lambda g: f"{g.game}{g.size}")
+def test_agents_play_only_legal_actions_and_leave_the_state_alone(g):
+    positions = random_positions(g, 40, seed=g.size)
+    steps = {s.turn_step for s in positions}
+    assert steps == {1, 2}
+    for agent in make_agents():
+        for s in positions:
+            before = s.data.copy()
+            a = agent.act(s)
+            assert s.legal_action_mask()[a], (agent.label, s, a)
+            assert np.array_equal(s.data, before)
+            agent.reset()
+
+
+def test_agents_act_on_observations_with_inferred_geometry():
+    for g in (square(5), hexhex(3)):
+        for s in random_positions(g, 15, seed=7):
+            planes = s.observation()
+            mask = s.legal_action_mask()
+            for agent in make_agents(seed=3):
+                a = agent(planes, mask)
+                assert mask[a]
+                assert mask[agent({"observation": planes, "action_mask": mask})]
+
+
+def test_agents_play_whole_games_in_the_pettingzoo_env():
+    from odd_env import yodd_v0
+
+    env = yodd_v0.env(board_size=3)
+    players = {"black_0": GreedyAgent(seed=1), "white_0": MCTSAgent(simulations=10, seed=2)}
+    env.reset(seed=0)
+    for name in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(players[name](obs["observation"], obs["action_mask"]))
+    assert all(env.terminations.values())
+
+
+# ------------------------------------------------------------------ reproducibility
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:simulations=16", "mcts:simulations=16,prior=greedy"])
+def test_seeded_games_repeat(spec):
+    a = play_game(spec, "random", "xodd", 5, seed=11)
+    b = play_game(spec, "random", "xodd", 5, seed=11)
+    c = play_game(agents.load(spec), agents.load("random"), "xodd", 5, seed=11)
+    assert a.actions == b.actions == c.actions
+    assert a.winner == b.winner
+
+
+def test_agent_seed_controls_choices():
+    s = random_positions(square(7), 1, seed=5)[0]
+    for name in ("random", "greedy", "mcts"):
+        opts = {"simulations": 8} if name == "mcts" else {}
+        first = [agents.load(name, seed=1, **opts).act(s) for _ in range(2)]
+        assert first[0] == first[1]
+        agent = agents.load(name, seed=1, **opts)
+        x = agent.act(s)
+        agent.reset(seed=1)
+        assert agent.act(s) == x
+
+
+# ------------------------------------------------------------------ greedy
+
+
+def liberty_balance(board, nbr, own):
+    """Brute force: sum over empty cells of (own groups around) - (opponent groups around)."""
+    labels = {}
+    for colour in (1, 2):
+        for x, v in enumerate(board):
+            if v != colour or x in labels:
+                continue
+            stack = [x]
+            labels[x] = x
+            while stack:
+                y = stack.pop()
+                for z in nbr[y]:
+                    if z >= 0 and board[z] == colour and z not in labels:
+                        labels[z] = x
+                        stack.append(z)
+    total = 0
+    for y, v in enumerate(board):
+        if v != 0:
+            continue
+        for colour, sign in ((own, 1), (3 - own, -1)):
+            total += sign * len({labels[z] for z in nbr[y] if z >= 0 and board[z] == colour})
+    return total
+
+
+def brute_score(state, own, after_pass=False):
+    g = state.geometry
+    board = list(state.board)
+    nbr = [list(r) for r in g.neighbours]
+    d = R.count_groups(board, nbr, 3 - own) - R.count_groups(board, nbr, own)
+    if after_pass:
+        return (WIN if d > 0 else -WIN), 0
+    return d, liberty_balance(board, nbr, own)
+
+
+def brute_best_turn(state):
+    """The best (groups, liberties) over every legal turn, by recounting everything."""
+    n = state.geometry.num_cells
+    own = state.to_move + 1
+    best = None
+    for a in state.legal_actions():
+        s1 = state.child(int(a))
+        if a == 2 * n:
+            score = brute_score(state, own, after_pass=state.consecutive_passes >= 1)
+        elif s1.to_move != state.to_move:  # Black's first stone ends the turn
+            score = brute_score(s1, own)
+        else:
+            score = None
+            for b in s1.legal_actions():
+                sc = brute_score(s1.child(int(b)), own)
+                score = sc if score is None or sc > score else score
+        best = score if best is None or score > best else best
+    return best
+
+
+@pytest.mark.parametrize("g", [square(4), hexhex(3)], ids=lambda g: f"{g.game}{g.size}")
+def test_greedy_turn_score_matches_brute_force(g):
+    positions = [s for s in random_positions(g, 40, seed=1) if s.turn_step == 1]
+    assert len(positions) >= 10
+    for s in positions:
+        agent = GreedyAgent(seed=0)
+        first, second, groups, libs = agent.plan_turn(s)
+        assert (groups, libs) == brute_best_turn(s)
+        # The planned turn is legal and reaches the score it claims.
+        t = s.child(first)
+        if second >= 0:
+            t.apply(second)
+        if first != 2 * g.num_cells:
+            assert brute_score(t, s.to_move + 1) == (groups, libs)
+        # Every action's score is that of the best turn through it.
+        scores = action_scores(s)
+        legal = s.legal_action_mask().astype(bool)
+        assert (scores[0, ~legal] == -4 * WIN).all()
+        assert max(zip(scores[0, legal], scores[1, legal])) == (groups, libs)
+
+
+def test_greedy_merges_four_groups_and_adds_an_opponent_group():
+    s = from_ascii("xodd", """
+        . . . . .
+        . . X . .
+        . X . X .
+        . . X . O
+        . . . . .
+    """)
+    assert s.group_counts == (4, 1)
+    greedy = GreedyAgent(seed=0)
+    s.apply(greedy.act(s))
+    s.apply(greedy.act(s))
+    # c3 joins the four black groups (-3) and flips parity; the best second stone
+    # that flips it back is a lone white stone (+1): a gain of 4, the only one.
+    assert s.board[parse_cell(s.geometry, "c3")] == 1
+    assert s.group_counts == (1, 2)
+    assert s.to_move == 1
+
+
+def test_greedy_passes_to_win_and_refuses_to_pass_to_lose():
+    ahead = from_ascii("xodd", """
+        X X X X X
+        X O . O .
+        X X X X X
+        . O . . .
+        X X X X X
+    """, to_move="white")
+    ahead.apply(2 * ahead.geometry.num_cells)  # White passes; Black (2 groups vs 3) may end it
+    assert ahead.group_counts == (2, 3)
+    assert GreedyAgent(seed=0).act(ahead) == 2 * ahead.geometry.num_cells
+    behind = from_ascii("xodd", """
+        O O O O O
+        O X . X .
+        O O O O O
+        . X . . .
+        O O O O O
+    """, to_move="white")
+    behind.apply(2 * behind.geometry.num_cells)
+    assert behind.group_counts == (3, 2)
+    assert GreedyAgent(seed=0).act(behind) != 2 * behind.geometry.num_cells
+
+
+def test_greedy_replans_a_second_step_it_did_not_plan():
+    s = from_ascii("xodd", """
+        . . . . .
+        . . X . .
+        . X . X .
+        . . X . O
+        . . . . .
+    """)
+    s.apply(parse_cell(s.geometry, "c3"))  # someone else plays the merge
+    a = GreedyAgent(seed=0).act(s)  # step 2: must restore parity, best is a lone white stone
+    s.apply(a)
+    assert s.group_counts == (1, 2)
+
+
+def test_greedy_beats_random():
+    res = round_robin(["greedy", "random"], "xodd", 5, games_per_pair=10, seed=3, progress=False)
+    assert res.wins[0, 1] >= 9
+
+
+# ------------------------------------------------------------------ mcts
+
+
+def test_mcts_beats_random_on_a_small_board():
+    res = round_robin(["mcts:simulations=40", "random"], "xodd", 5, games_per_pair=6, seed=1, progress=False)
+    assert res.wins[0, 1] >= 5
+
+
+def test_mcts_finds_the_winning_pass():
+    s = from_ascii("xodd", """
+        X X X X X
+        X O . O .
+        X X X X X
+        . O . . .
+        X X X X X
+    """, to_move="white")
+    s.apply(2 * s.geometry.num_cells)
+    agent = MCTSAgent(simulations=60, seed=0)
+    assert agent.act(s) == 2 * s.geometry.num_cells
+
+
+def test_mcts_with_a_policy_value_function_is_puct():
+    calls = []
+
+    def uniform(state):
+        calls.append(state.ply)
+        return np.ones(state.geometry.num_actions), 0.0
+
+    s = random_positions(square(5), 1, seed=9)[0]
+    agent = MCTSAgent(simulations=20, policy_value_fn=uniform, seed=0)
+    a = agent.act(s)
+    assert s.legal_action_mask()[a]
+    assert len(calls) >= 2  # the root and the leaves, no rollouts
+    assert sum(agent.root_visits().values()) == agent.last_simulations == 20
+
+
+def test_mcts_time_budget_stops_the_search():
+    s = GameState(square(7))
+    agent = MCTSAgent(simulations=10**6, time_budget=0.05, seed=0)
+    agent.act(s)
+    assert 1 <= agent.last_simulations < 10**6
+
+
+def test_mcts_reuses_its_tree_for_the_second_step():
+    s = random_positions(square(5), 30, seed=2)
+    s = next(p for p in s if p.turn_step == 1 and not p.first_turn)
+    agent = MCTSAgent(simulations=50, seed=0)
+    a = agent.act(s)
+    s.apply(a)
+    if s.turn_step == 2:
+        agent.act(s)
+        assert sum(agent.root_visits().values()) > agent.last_simulations
+
+
+# ------------------------------------------------------------------ loader
+
+
+def test_load_by_name_and_spec():
+    m = agents.load("mcts:simulations=200,c=1.4,prior=greedy,time_budget=none", seed=1)
+    assert isinstance(m, MCTSAgent)
+    assert (m.simulations, m.c, m.prior, m.time_budget, m.seed) == (200, 1.4, "greedy", None, 1)
+    assert agents.load("mcts", simulations=400, seed=1).simulations == 400
+    assert isinstance(agents.load("greedy"), GreedyAgent)
+    assert agents.parse_spec("greedy:tiebreak=random") == ("greedy", {"tiebreak": "random"})
+    assert {"random", "greedy", "mcts", "ppo"} <= set(agents.available())
+    with pytest.raises(ValueError, match="unknown agent"):
+        agents.load("nobody")
+    with pytest.raises(ValueError, match="bad options"):
+        agents.load("random:simulations=3")
+    with pytest.raises(ValueError, match="malformed"):
+        agents.parse_spec("mcts:simulations")
+    if importlib.util.find_spec("agents.ppo") is None:
+        with pytest.raises(ValueError, match="could not be loaded"):
+            agents.load("ppo", path="nowhere.pt")
+
+
+def test_register_a_new_agent():
+    class FirstLegal(agents.Agent):
+        name = "first_legal"
+
+        def act(self, state):
+            return int(state.legal_actions()[0])
+
+    agents.register("first_legal", FirstLegal, overwrite=True)
+    assert isinstance(agents.load("first_legal", seed=2), FirstLegal)
+    with pytest.raises(ValueError, match="already registered"):
+        agents.register("first_legal", FirstLegal)
+
+
+def test_agents_import_without_torch():
+    code = "import sys, agents, agents.arena; assert 'torch' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ------------------------------------------------------------------ arena statistics
+
+
+def test_elo_fit_recovers_known_ratings():
+    rng = np.random.default_rng(0)
+    true = np.array([0.0, 150.0, 400.0, 700.0, 300.0])
+    k = len(true)
+    wins = np.zeros((k, k))
+    for i in range(k):
+        for j in range(i + 1, k):
+            p = 1.0 / (1.0 + 10 ** ((true[j] - true[i]) / 400.0))
+            w = rng.binomial(2000, p)
+            wins[i, j], wins[j, i] = w, 2000 - w
+    elo, se = fit_elo(wins, anchor=0)
+    assert elo[0] == 0 and se[0] == 0
+    assert np.all(np.abs(elo - true) <= 3 * se[:] + 1e-9)
+    assert np.abs(elo - true).max() < 40
+    # Anchoring elsewhere shifts every rating by the same amount.
+    elo2, _ = fit_elo(wins, anchor=2)
+    assert np.allclose(elo2, elo - elo[2])
+
+
+def test_elo_fit_is_finite_on_a_sweep():
+    wins = np.array([[0, 0], [200, 0]])
+    elo, se = fit_elo(wins)
+    assert elo[0] == 0 and 600 < elo[1] < 1500 and np.isfinite(se[1])
+
+
+def test_wilson_interval():
+    lo, hi = wilson_interval(90, 100)
+    assert lo < 0.9 < hi and 0.82 < lo < 0.84 and 0.94 < hi < 0.95
+    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+
+
+# ------------------------------------------------------------------ arena runs
+
+
+def test_round_robin_balances_colours_and_saves_everything(tmp_path):
+    res = round_robin(["random", "greedy", "mcts:simulations=8"], "yodd", 3, games_per_pair=4,
+                      seed=5, progress=False)
+    assert len(res.games) == 12
+    for a in res.labels:
+        for b in res.labels:
+            if a != b:
+                assert sum(1 for r in res.games if r.black == a and r.white == b) == 2
+    assert res.elo[res.labels.index("random")] == 0
+    out = res.save(tmp_path)
+    data = json.loads((out / "results.json").read_text())
+    assert data["agents"] == res.labels and len(data["games"]) == 12
+    for game in data["games"]:
+        record = GameRecord.load(out / game["record"])
+        assert list(record.actions) == game["actions"]
+        assert record.state.winner == game["winner"]
+    for name in ("ratings.csv", "pairs.csv", "games.csv"):
+        assert (out / name).read_text().count("\n") >= 3
+    assert "random" in res.table()
+
+
+def test_round_robin_results_do_not_depend_on_workers():
+    one = round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=2, progress=False)
+    two = round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=2, progress=False, workers=2)
+    assert [r.actions for r in one.games] == [r.actions for r in two.games]
+
+
+def test_arena_command_line(tmp_path, capsys):
+    rc = arena_main(["--game", "xodd", "--board-size", "4", "--agents", "random", "greedy",
+                     "--games", "4", "--out", str(tmp_path), "--no-progress"])
+    assert rc == 0
+    printed = capsys.readouterr().out
+    assert "Elo" in printed and "greedy" in printed
+    assert (tmp_path / "results.json").exists()
+    assert arena_main(["--agents", "random", "greedy", "--games", "3", "--no-progress"]) == 2
