@@ -10,7 +10,7 @@ arena prints a table of win rates with 95% confidence intervals (Wilson) and
 an Elo rating per agent: a Bradley-Terry fit anchored at ``random`` = 0 (or
 at the first agent when random is absent), with a 95% interval from the
 curvature of the likelihood. Results go to ``--out`` (default
-``arena_results/<game><size>``): ``results.json`` (everything), ``ratings.csv``,
+``runs/arena/<game><size>``): ``results.json`` (everything), ``ratings.csv``,
 ``pairs.csv``, ``games.csv`` and, per game, a record in the text format of
 :mod:`odd_env.records` under ``records/``.
 
@@ -459,7 +459,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="base seed of every game (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     p.add_argument("--out", default=None,
-                   help="output directory (default arena_results/<game><size>)")
+                   help="output directory (default runs/arena/<game><size>)")
     p.add_argument("--no-records", action="store_true", help="do not write a record per game")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -481,7 +481,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     result = round_robin(agents, args.game, args.board_size, args.games, seed=args.seed,
                          workers=args.workers, progress=not args.no_progress, labels=args.agents)
     print(result.table())
-    out = args.out or os.path.join("arena_results", f"{args.game}{args.board_size}")
+    out = args.out or os.path.join("runs", "arena", f"{args.game}{args.board_size}")
     path = result.save(out, records=not args.no_records)
     print(f"\n{len(result.games)} games in {result.elapsed:.0f} s; results in {path}/")
     return 0

@@ -143,19 +143,85 @@ def _offer(d, l, a1, a2, best_d, best_l, count, bf, bs, rng):
     return best_d, best_l, count, bf, bs
 
 
+@njit(cache=True, inline="always")
+def _groups_after(y, c, x, rk, rset, nbr, rtab, kk, out):
+    """The groups of colour index ``c`` around empty cell ``y`` once a stone of
+    colour ``c`` on ``x`` has joined the groups ``rset[:rk]`` into one (id -1).
+
+    Writes the group ids (roots, or -1) to ``out``; returns their number.
+    """
+    k = 0
+    for i in range(kk[c, y]):
+        r = rtab[y, c, i]
+        for j in range(rk):
+            if rset[j] == r:
+                r = -1
+                break
+        seen = False
+        for j in range(k):
+            if out[j] == r:
+                seen = True
+                break
+        if not seen:
+            out[k] = r
+            k += 1
+    for j in range(nbr.shape[1]):
+        z = nbr[y, j]
+        if z < 0:
+            break
+        if z == x:
+            seen = False
+            for i in range(k):
+                if out[i] == -1:
+                    seen = True
+                    break
+            if not seen:
+                out[k] = -1
+                k += 1
+            break
+    return k
+
+
+@njit(cache=True, inline="always")
+def _union_liberties(ids, k, x, glist, gcnt, libcnt, liboff, libs, stamp, gen):
+    """Distinct liberties (other than ``x``) of the groups ``ids[:k]`` (-1: the joined group)."""
+    u = 0
+    for i in range(k):
+        r = ids[i]
+        if r == -1:
+            for j in range(gcnt):
+                z = glist[j]
+                if stamp[z] != gen:
+                    stamp[z] = gen
+                    u += 1
+        else:
+            for j in range(liboff[r], liboff[r] + libcnt[r]):
+                z = libs[j]
+                if z != x and stamp[z] != gen:
+                    stamp[z] = gen
+                    u += 1
+    return u
+
+
 @njit(cache=True)
 def best_turn(s, n, nbr, rng, liberties, scores):
     """The greedy turn for the player to act in ``s`` (step 1, game running).
 
     ``rng`` is a uint64[1] xorshift state for the ties; ``liberties`` False
-    scores every turn's liberty balance as 0 (pure random tie-breaks). Returns ``(first,
-    second, groups, liberties)``: the step-1 action, the step-2 action (``2n``
-    = end turn after one stone, ``-1`` = no step 2: a pass or Black's first
-    stone) and the turn's score (see :class:`GreedyAgent`).
+    scores every turn's liberty balance as 0 (pure random tie-breaks). Returns
+    ``(first, second, groups, liberties)``: the step-1 action, the step-2
+    action (``2n`` = end turn after one stone, ``-1`` = no step 2: a pass or
+    Black's first stone) and the turn's score (see :class:`GreedyAgent`).
 
     ``scores`` is int64[2, 2n+1] or empty (shape (2, 0)). When given, it
     receives for every step-1 action the score (groups, liberties) of the best
     turn that starts with it, ``-4 * WIN`` for illegal actions.
+
+    The liberty tables are built once, on ``s``; a first stone on x of colour
+    c changes them only for the groups of c that x joins (they become one
+    group, whose liberty list is built once) and for the groups of the other
+    colour around x (they lose the liberty x), so the second stones are scored
+    against the tables of ``s`` through that difference.
     """
     m = 2 * n
     end = 2 * n
@@ -169,15 +235,19 @@ def best_turn(s, n, nbr, rng, liberties, scores):
     keep = np.empty((2, n), dtype=np.int8)
     K.legal_mask_into(s, n, nbr, mask, keep)
     first_turn = s[m + K.M_STONES] == 0
-    tmp = np.empty_like(s)
     rtab = np.empty((n, 2, deg), dtype=np.int32)
     kk = np.empty((2, n), dtype=np.int32)
     libcnt = np.empty(n, dtype=np.int32)
     liboff = np.empty(n, dtype=np.int32)
     libs = np.empty(n * deg, dtype=np.int32)
+    glist = np.empty(n, dtype=np.int32)
     stamp = np.zeros(n, dtype=np.int64)
     gen = 0
-    roots = np.empty(8, dtype=np.int32)
+    lsum = _liberty_tables(s, n, nbr, rtab, kk, libcnt, liboff, libs)
+    rset = np.empty(8, dtype=np.int32)  # groups of the first stone's colour it joins
+    rbar = np.empty(8, dtype=np.int32)  # groups of the other colour it touches
+    ids = np.empty(8, dtype=np.int32)
+    other = np.empty(8, dtype=np.int32)
     best_d = -4 * WIN
     best_l = -4 * WIN
     count = 0
@@ -188,9 +258,8 @@ def best_turn(s, n, nbr, rng, liberties, scores):
             best_d = WIN if d0 > 0 else -WIN
             best_l = 0
         else:
-            lb, lw = _liberty_tables(s, n, nbr, rtab, kk, libcnt, liboff, libs)
             best_d = d0
-            best_l = (lb - lw if p == 0 else lw - lb) if liberties else 0
+            best_l = (lsum[p] - lsum[1 - p]) if liberties else 0
         count = 1
         bf = end
         if score_all:
@@ -201,17 +270,38 @@ def best_turn(s, n, nbr, rng, liberties, scores):
             continue
         x = a if a < n else a - n
         c = p if a < n else 1 - p
-        d = 1 - K.adjacent_groups(s, n, nbr, x, c + 1, roots)
+        rk = K.adjacent_groups(s, n, nbr, x, c + 1, rset)
+        d = 1 - rk
         d1 = d0 - d if c == p else d0 + d
         can_end = first_turn or (d & 1) == 0
-        # A second stone gains at most deg - 1 (an own stone merging deg groups).
+        # A second stone gains at most deg - 1 (an own stone joining deg groups).
         if d1 + deg - 1 < best_d and not score_all:
             continue
-        for i in range(s.shape[0]):
-            tmp[i] = s[i]
-        K.place(tmp, n, nbr, x, c + 1)
-        lb, lw = _liberty_tables(tmp, n, nbr, rtab, kk, libcnt, liboff, libs)
-        l1 = (lb - lw if p == 0 else lw - lb) if liberties else 0
+        kb = K.adjacent_groups(s, n, nbr, x, 2 - c, rbar)
+        # The joined group's liberties: those of the groups it joins and x's, less x.
+        gen += 1
+        gcnt = 0
+        before = 0
+        for i in range(rk):
+            r = rset[i]
+            before += libcnt[r]
+            for j in range(liboff[r], liboff[r] + libcnt[r]):
+                z = libs[j]
+                if z != x and stamp[z] != gen:
+                    stamp[z] = gen
+                    glist[gcnt] = z
+                    gcnt += 1
+        for j in range(deg):
+            z = nbr[x, j]
+            if z < 0:
+                break
+            if s[z] == K.EMPTY and stamp[z] != gen:
+                stamp[z] = gen
+                glist[gcnt] = z
+                gcnt += 1
+        lc = lsum[c] - before + gcnt
+        lo = lsum[1 - c] - kb
+        l1 = ((lc - lo) if c == p else (lo - lc)) if liberties else 0
         if can_end:
             best_d, best_l, count, bf, bs = _offer(
                 d1, l1, a, -1 if first_turn else end, best_d, best_l, count, bf, bs, rng)
@@ -221,10 +311,14 @@ def best_turn(s, n, nbr, rng, liberties, scores):
         if first_turn:
             continue
         for y in range(n):
-            if tmp[y] != K.EMPTY:
+            if s[y] != K.EMPTY or y == x:
                 continue
             for c2 in range(2):
-                d2 = 1 - kk[c2, y]
+                if c2 == c:
+                    k2 = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, ids)
+                else:
+                    k2 = kk[c2, y]
+                d2 = 1 - k2
                 if ((d + d2) & 1) != 0:
                     continue
                 dd = d1 - d2 if c2 == p else d1 + d2
@@ -232,9 +326,34 @@ def best_turn(s, n, nbr, rng, liberties, scores):
                     continue
                 ll = l1
                 if liberties:
+                    before2 = 0
+                    if c2 == c:
+                        for i in range(k2):
+                            before2 += gcnt if ids[i] == -1 else libcnt[ids[i]]
+                        k_other = kk[1 - c, y]
+                    else:
+                        for i in range(k2):
+                            r = rtab[y, c2, i]
+                            ids[i] = r
+                            before2 += libcnt[r]
+                            for j in range(kb):
+                                if rbar[j] == r:
+                                    before2 -= 1  # it lost the liberty x
+                                    break
+                        k_other = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, other)
                     gen += 1
-                    dl_c, dl_o = _liberty_change(tmp, n, nbr, y, c2, rtab, kk, libcnt, liboff, libs, stamp, gen)
-                    ll += dl_c - dl_o if c2 == p else dl_o - dl_c
+                    u = _union_liberties(ids, k2, x, glist, gcnt, libcnt, liboff, libs, stamp, gen)
+                    for j in range(deg):
+                        z = nbr[y, j]
+                        if z < 0:
+                            break
+                        if s[z] == K.EMPTY and z != x and stamp[z] != gen:
+                            stamp[z] = gen
+                            u += 1
+                    if k2 > 0:
+                        u -= 1  # y was a liberty of every group it joins
+                    dl2 = u - before2  # change of the liberties of colour c2
+                    ll += (dl2 + k_other) if c2 == p else (-k_other - dl2)
                 if score_all and (dd > scores[0, a] or (dd == scores[0, a] and ll > scores[1, a])):
                     scores[0, a] = dd
                     scores[1, a] = ll

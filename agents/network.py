@@ -1,0 +1,133 @@
+"""The policy-value network of the PPO baseline.
+
+One network plays both sides: it reads the mover-relative planes of
+:mod:`odd_env.core.state` and returns logits over all ``2*H*W + 1`` actions
+(own-colour stones, opponent-colour stones, pass / end turn, in that order)
+and a value in [-1, 1], the expected outcome for the player to act.
+
+Trunk: a 3x3 convolution then ``blocks`` residual blocks of two 3x3
+convolutions. On the hexhex board (Yodd) every 3x3 kernel is masked to the
+hexagonal neighbourhood: in the axial layout of RULES.md section 4 a cell's
+six neighbours are the offsets (0, +-1), (+-1, 0), (-1, +1), (+1, -1), so the
+two kernel corners (-1, -1) and (+1, +1), which are not adjacent cells, are
+zeroed. Each convolution then sees exactly the board's adjacency, and the
+off-board array corners are zeroed after every layer (plane 3 is the mask).
+
+Heads: the policy is a 1x1 convolution to two planes (a stone of each colour
+per cell) plus a pass logit from pooled features; the value is a 1x1
+convolution, a hidden layer and tanh.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+import torch
+from torch import nn
+from torch.nn import functional as F
+
+ON_BOARD_PLANE = 3
+
+
+@dataclass(frozen=True)
+class NetConfig:
+    """Everything needed to rebuild a network (stored in checkpoints)."""
+
+    game: str
+    board_size: int
+    height: int
+    width: int
+    in_planes: int
+    channels: int = 64
+    blocks: int = 4
+    value_hidden: int = 64
+
+    @property
+    def hexagonal(self) -> bool:
+        """True for Yodd (hexagonal kernels)."""
+        return self.game == "yodd"
+
+    @property
+    def num_actions(self) -> int:
+        """2 * H * W + 1."""
+        return 2 * self.height * self.width + 1
+
+    def to_dict(self) -> dict:
+        """A plain dict (for checkpoints)."""
+        return asdict(self)
+
+
+class BoardConv(nn.Conv2d):
+    """A 3x3 convolution, masked to the hexagonal neighbourhood when ``hexagonal``."""
+
+    def __init__(self, cin: int, cout: int, hexagonal: bool):
+        super().__init__(cin, cout, 3, padding=1)
+        mask = torch.ones(1, 1, 3, 3)
+        if hexagonal:
+            mask[..., 0, 0] = 0
+            mask[..., 2, 2] = 0
+        self.register_buffer("kernel_mask", mask, persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Convolve with the masked kernel."""
+        return F.conv2d(x, self.weight * self.kernel_mask, self.bias, padding=1)
+
+
+class ResidualBlock(nn.Module):
+    """Two board convolutions with a skip connection."""
+
+    def __init__(self, channels: int, hexagonal: bool):
+        super().__init__()
+        self.conv1 = BoardConv(channels, channels, hexagonal)
+        self.conv2 = BoardConv(channels, channels, hexagonal)
+
+    def forward(self, x: torch.Tensor, onboard: torch.Tensor) -> torch.Tensor:
+        """x + conv(relu(conv(x))), kept at zero off the board."""
+        y = F.relu(self.conv1(x)) * onboard
+        y = self.conv2(y) * onboard
+        return F.relu(x + y)
+
+
+class PolicyValueNet(nn.Module):
+    """Residual conv net: planes -> (action logits, value)."""
+
+    def __init__(self, config: NetConfig):
+        super().__init__()
+        self.config = config
+        c = config.channels
+        hexagonal = config.hexagonal
+        self.stem = BoardConv(config.in_planes, c, hexagonal)
+        self.blocks = nn.ModuleList(ResidualBlock(c, hexagonal) for _ in range(config.blocks))
+        self.policy_conv = nn.Conv2d(c, 2, 1)
+        self.pass_head = nn.Linear(2 * c, 1)
+        self.value_conv = nn.Conv2d(c, 2, 1)
+        self.value_fc = nn.Linear(2 * config.height * config.width, config.value_hidden)
+        self.value_out = nn.Linear(config.value_hidden, 1)
+
+    def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """``planes``: (B, C, H, W) of 0/1 (any dtype). Returns logits (B, A) and values (B,)."""
+        x = planes.float()
+        onboard = x[:, ON_BOARD_PLANE : ON_BOARD_PLANE + 1]
+        h = F.relu(self.stem(x)) * onboard
+        for block in self.blocks:
+            h = block(h, onboard)
+        cells = onboard.sum(dim=(2, 3)).clamp(min=1)
+        pooled = torch.cat([h.sum(dim=(2, 3)) / cells, h.amax(dim=(2, 3))], dim=1)
+        stones = self.policy_conv(h).flatten(1)  # (B, 2*H*W): own colour cells, then opponent colour
+        logits = torch.cat([stones, self.pass_head(pooled)], dim=1)
+        v = F.relu(self.value_conv(h)).flatten(1)
+        value = torch.tanh(self.value_out(F.relu(self.value_fc(v)))).squeeze(1)
+        return logits, value
+
+
+def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Logits with illegal actions at the dtype's minimum (probability exactly 0)."""
+    return logits.masked_fill(~mask.bool(), torch.finfo(logits.dtype).min)
+
+
+def masked_entropy(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """Entropy of the masked distribution, summed over legal actions only."""
+    legal = mask.bool()
+    logp = torch.log_softmax(masked_logits(logits, legal), dim=-1)
+    p = logp.exp()
+    return -(p * logp).masked_fill(~legal, 0.0).sum(-1)
