@@ -135,6 +135,39 @@ class OddBatch:
         np.copyto(self._actions, arr, casting="unsafe")
         return self._actions
 
+    @property
+    def last(self) -> BatchStep:
+        """The outputs of the latest :meth:`reset` or :meth:`step` (the engine's buffers)."""
+        if not self._has_reset:
+            raise RuntimeError("call reset() first")
+        return self._out
+
+    def get_states(self) -> np.ndarray:
+        """A copy of every game's state vector (int32[B, state_size]), e.g. for checkpoints."""
+        return self._states.copy()
+
+    def set_states(self, states: np.ndarray) -> BatchStep:
+        """Continue from states saved by :meth:`get_states`; recompute observations and masks."""
+        states = np.asarray(states)
+        if states.shape != self._states.shape or states.dtype != np.int32:
+            raise ValueError(f"states must be int32{list(self._states.shape)}, got {states.dtype}{list(states.shape)}")
+        g = self.geometry
+        n = g.num_cells
+        for b in range(self.num_games):
+            GameState(g, states[b].copy())  # validates the layout
+        self._states[:] = states
+        for b in range(self.num_games):
+            player = int(self._states[b, 2 * n + K.M_TO_MOVE])
+            K.legal_mask_and_observe(self._states[b], n, g.neighbours, g.onboard, player,
+                                     self._mask[b], self._keep[b], self._flat_obs[b])
+            self._to_play[b] = player
+        self._reward[:] = 0
+        self._terminated[:] = False
+        self._final_rewards[:] = 0
+        np.copyto(self._mask_out, self._mask)
+        self._has_reset = True
+        return self._out
+
     def game_state(self, index: int) -> GameState:
         """A copy of game ``index`` as a :class:`~odd_env.core.GameState`."""
         return GameState(self.geometry, self._states[index].copy())
