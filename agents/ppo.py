@@ -85,8 +85,8 @@ class Args:
     """seed of every random choice (runs repeat exactly on one machine)"""
     device: str = "cpu"
     """torch device: cpu or cuda"""
-    threads: int = 2
-    """torch CPU threads (the engine uses one more core's worth of work)"""
+    threads: int = 1
+    """torch CPU threads (more than the free cores makes small networks many times slower)"""
     total_steps: int = 2_000_000
     """stop after this many environment steps (all games together)"""
     total_minutes: float = 0.0
@@ -135,6 +135,8 @@ class Args:
     """comma-separated agent specs to evaluate against (e.g. random,greedy,mcts:simulations=100)"""
     checkpoint_every: int = 20
     """updates between checkpoints"""
+    milestones: str = ""
+    """comma-separated training minutes at which to keep a checkpoint at-<m>min.pt (e.g. 5,15)"""
     run_dir: str = "runs/ppo"
     """directory of logs (CSV, TensorBoard) and checkpoints"""
     resume: bool = False
@@ -646,6 +648,8 @@ def train(args: Args) -> Trainer:
 
         bar = tqdm(total=args.total_steps, initial=trainer.global_step, unit="step", dynamic_ncols=True)
     latest_eval: dict[str, float] = {}
+    milestones = sorted(m for m in (float(x) for x in args.milestones.split(",") if x.strip())
+                        if 60 * m > trainer.train_seconds)
     while trainer.global_step < args.total_steps and (
             not args.total_minutes or trainer.train_seconds < 60 * args.total_minutes):
         t0 = time.perf_counter()
@@ -667,6 +671,8 @@ def train(args: Args) -> Trainer:
         log.log(trainer.global_step, metrics)
         if trainer.update % args.checkpoint_every == 0 or done:
             trainer.save(last)
+        while milestones and trainer.train_seconds >= 60 * milestones[0]:
+            trainer.save(run_dir / f"at-{milestones.pop(0):g}min.pt")
         if bar is not None:
             bar.update(args.rollout_steps * args.num_games)
             bar.set_postfix({k.split("/")[-1]: f"{v:.2f}" for k, v in latest_eval.items()}

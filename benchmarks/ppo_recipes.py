@@ -1,0 +1,148 @@
+"""Train the PPO baseline on fixed recipes, evaluate it with the arena, print a table and plot curves.
+
+    python benchmarks/ppo_recipes.py --recipes small          # Xodd 7x7, Yodd base 4: 15 min each
+    python benchmarks/ppo_recipes.py --recipes full           # Xodd 9x9, Yodd base 6: 30 min each
+    python benchmarks/ppo_recipes.py --recipes small --device cuda
+
+Recipes run side by side (``--parallel``, one torch thread each); training
+time is wall-clock time spent collecting and updating (evaluations excluded).
+Checkpoints at the milestone minutes are evaluated afterwards with the
+arena, ``--eval-games`` games per opponent, half with each colour. Outputs go
+to ``--out``: one run directory per recipe, ``results.json``, and
+``learning_curves.png`` (win rates logged during training).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+RECIPES = {
+    "xodd7": dict(game="xodd", board_size=7, minutes=15, milestones="5,15", opponents="random,greedy",
+                  train=["--channels", "32", "--blocks", "3", "--lr", "1e-3", "--num-games", "128",
+                         "--rollout-steps", "32"]),
+    "yodd4": dict(game="yodd", board_size=4, minutes=15, milestones="5,15", opponents="random,greedy",
+                  train=["--channels", "32", "--blocks", "3", "--lr", "1e-3", "--num-games", "128",
+                         "--rollout-steps", "32"]),
+    "xodd9": dict(game="xodd", board_size=9, minutes=30, milestones="10,30",
+                  opponents="random,greedy,mcts:simulations=200",
+                  train=["--channels", "48", "--blocks", "4", "--lr", "5e-4", "--num-games", "128",
+                         "--rollout-steps", "32"]),
+    "yodd6": dict(game="yodd", board_size=6, minutes=30, milestones="10,30",
+                  opponents="random,greedy,mcts:simulations=200",
+                  train=["--channels", "48", "--blocks", "4", "--lr", "5e-4", "--num-games", "128",
+                         "--rollout-steps", "32"]),
+}
+GROUPS = {"small": ["xodd7", "yodd4"], "full": ["xodd9", "yodd6"], "all": list(RECIPES)}
+
+
+def train_command(name: str, out: Path, device: str, seed: int, minutes: float | None) -> list[str]:
+    """The ``python -m agents.ppo`` command of a recipe."""
+    r = RECIPES[name]
+    return [sys.executable, "-m", "agents.ppo", "--game", r["game"], "--board-size", str(r["board_size"]),
+            "--total-minutes", str(minutes or r["minutes"]), "--total-steps", str(10**10),
+            "--milestones", r["milestones"], "--eval-every", "10", "--eval-games", "50",
+            "--eval-opponents", "random,greedy", "--threads", "1", "--device", device, "--seed", str(seed),
+            "--run-dir", str(out / name), "--no-progress", *r["train"]]
+
+
+def evaluate(name: str, out: Path, games: int, seed: int) -> list[dict]:
+    """Arena results of every milestone checkpoint of a recipe."""
+    import agents
+    from agents.arena import round_robin
+
+    r = RECIPES[name]
+    rows = []
+    for ckpt in sorted((out / name).glob("at-*min.pt"), key=lambda p: float(p.stem[3:-3])):
+        ppo = agents.load("ppo", path=str(ckpt), greedy=True)
+        for spec in r["opponents"].split(","):
+            res = round_robin([ppo, spec], r["game"], r["board_size"], games_per_pair=games, seed=seed,
+                              progress=False, labels=["ppo", spec])
+            rate, lo, hi, n = res.win_rate(0, 1)
+            rows.append(dict(recipe=name, checkpoint=ckpt.name, minutes=float(ckpt.stem[3:-3]), opponent=spec,
+                             win_rate=float(rate), ci_low=float(lo), ci_high=float(hi), games=int(n)))
+            print(f"{name} {ckpt.name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games", flush=True)
+    return rows
+
+
+def plot(names: list[str], out: Path) -> Path:
+    """Learning curves (logged win rates against training minutes) as one PNG."""
+    import csv
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(names), figsize=(5 * len(names), 3.6), squeeze=False)
+    for ax, name in zip(axes[0], names):
+        rows = list(csv.DictReader(open(out / name / "metrics.csv")))
+        for key in [k for k in rows[0] if k.startswith("win_rate/")]:
+            pts = [(float(r["train_minutes"]), float(r[key])) for r in rows if r.get(key) not in ("", None)]
+            if pts:
+                ax.plot(*zip(*pts), marker="o", ms=3, label=key.split("/")[1])
+        ax.set_title(f"{RECIPES[name]['game']} {RECIPES[name]['board_size']}")
+        ax.set_xlabel("training minutes")
+        ax.set_ylabel("win rate (50 games/point)")
+        ax.set_ylim(0, 1)
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.tight_layout()
+    path = out / f"learning_curves_{'_'.join(names)}.png"
+    fig.savefig(path, dpi=110)
+    return path
+
+
+def main() -> None:
+    """Run the chosen recipes, then evaluate and report."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--recipes", choices=list(GROUPS) + list(RECIPES), default="small")
+    parser.add_argument("--out", default="runs/recipes", help="output directory")
+    parser.add_argument("--device", default="cpu")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--parallel", type=int, default=2, help="recipes trained at once")
+    parser.add_argument("--minutes", type=float, default=None, help="override every recipe's training minutes")
+    parser.add_argument("--eval-games", type=int, default=400)
+    parser.add_argument("--skip-training", action="store_true", help="only evaluate existing checkpoints")
+    args = parser.parse_args()
+
+    names = GROUPS.get(args.recipes, [args.recipes])
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    if not args.skip_training:
+        pending = list(names)
+        running: list[tuple[str, subprocess.Popen, float]] = []
+        while pending or running:
+            while pending and len(running) < args.parallel:
+                name = pending.pop(0)
+                cmd = train_command(name, out, args.device, args.seed, args.minutes)
+                print("$", " ".join(cmd[1:]), flush=True)
+                log = open(out / f"{name}.log", "w")
+                running.append((name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), time.time()))
+            time.sleep(5)
+            for item in list(running):
+                name, proc, start = item
+                if proc.poll() is not None:
+                    running.remove(item)
+                    if proc.returncode:
+                        raise SystemExit(f"{name} failed: see {out / (name + '.log')}")
+                    print(f"{name} trained in {(time.time() - start) / 60:.1f} min wall", flush=True)
+    rows = []
+    for name in names:
+        rows += evaluate(name, out, args.eval_games, args.seed)
+    (out / f"results_{'_'.join(names)}.json").write_text(json.dumps(rows, indent=2))
+    png = plot(names, out)
+    print("\n| recipe | training minutes | opponent | win rate | 95% CI | games |")
+    print("|---|---:|---|---:|---|---:|")
+    for r in rows:
+        print(f"| {r['recipe']} | {r['minutes']:g} | {r['opponent']} | {r['win_rate']:.3f} | "
+              f"[{r['ci_low']:.3f}, {r['ci_high']:.3f}] | {r['games']} |")
+    print(f"\nlearning curves: {png}")
+
+
+if __name__ == "__main__":
+    main()
