@@ -192,12 +192,12 @@ class OddRawEnv(AECEnv):
             return None
         if self.render_mode == "ansi":
             return to_text(self.state_)
-        image = to_rgb(self.state_)
         if self.render_mode == "rgb_array":
-            return image
+            return to_rgb(self.state_)
         if self._viewer is None:
             self._viewer = HumanViewer(f"{self.game} {self.board_size}")
-        self._viewer.show(image, pause=1.0 / self.metadata["render_fps"])
+        if self._viewer.can_show():  # no drawing at all without a display
+            self._viewer.show(to_rgb(self.state_), pause=1.0 / self.metadata["render_fps"])
         return None
 
     def _repr_svg_(self) -> str:

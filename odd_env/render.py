@@ -579,13 +579,19 @@ class HumanViewer:
         self._artist = None
         self._warned = False
 
+    def can_show(self) -> bool:
+        """Whether a display exists; warns once when it does not."""
+        if has_display():
+            return True
+        if not self._warned:
+            warnings.warn("render_mode='human' needs a display; none was found, so nothing is shown",
+                          RuntimeWarning, stacklevel=4)
+            self._warned = True
+        return False
+
     def show(self, image: np.ndarray, pause: float = 0.001) -> None:
         """Show ``image`` (H x W x 3 uint8), replacing the previous one; warn once and do nothing without a display."""
-        if not has_display():
-            if not self._warned:
-                warnings.warn("render_mode='human' needs a display; none was found, so nothing is shown",
-                              RuntimeWarning, stacklevel=3)
-                self._warned = True
+        if not self.can_show():
             return
         try:
             import matplotlib
