@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import statistics
 import time
 
 import numpy as np
+from _table import print_rate_table
 
 from odd_env.batch import OddBatch
 
@@ -96,16 +96,9 @@ def main() -> None:
         if pgx_rate is not None:
             results["pgx hex 11x11 (jit+vmap)"].append(pgx_rate(args.seconds, args.seed + r))
 
-    base = statistics.median(results["pgx hex 11x11 (jit+vmap)"]) if pgx_rate else None
     print(f"random legal play with observations and masks, batch {args.batch}, "
           f"median of {args.rounds} rounds x {args.seconds:g} s, {os.cpu_count()} CPUs")
-    print("| engine | steps/s (median) | min | max | vs pgx hex 11x11 |")
-    print("|---|---:|---:|---:|---:|")
-    for name, values in results.items():
-        med = statistics.median(values)
-        ratio = f"{med / base:.2f}x" if base else "n/a"
-        print(f"| {name} | {med:,.0f} | {min(values):,.0f} | {max(values):,.0f} | {ratio} |")
-
+    print_rate_table("engine", results, "pgx hex 11x11 (jit+vmap)" if pgx_rate else None)
 
 if __name__ == "__main__":
     main()

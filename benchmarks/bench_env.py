@@ -12,11 +12,11 @@ rows are skipped.
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 from collections.abc import Callable
 
 import numpy as np
+from _table import print_rate_table
 
 from odd_env import xodd_v0, yodd_v0
 
@@ -70,15 +70,8 @@ def main() -> None:
         for name, make in cases.items():
             results[name].append(steps_per_second(make, args.seconds, args.seed + r))
 
-    base = statistics.median(results["go_v5 9x9 env()"]) if "go_v5 9x9 env()" in results else None
     print(f"random legal play, median of {args.rounds} rounds x {args.seconds:g} s")
-    print("| env | steps/s (median) | min | max | vs go_v5 9x9 |")
-    print("|---|---:|---:|---:|---:|")
-    for name, values in results.items():
-        med = statistics.median(values)
-        ratio = f"{med / base:.2f}x" if base else "n/a"
-        print(f"| {name} | {med:,.0f} | {min(values):,.0f} | {max(values):,.0f} | {ratio} |")
-
+    print_rate_table("env", results, "go_v5 9x9 env()")
 
 if __name__ == "__main__":
     main()
