@@ -1,4 +1,4 @@
-"""Monte Carlo tree search over environment steps (UCT, or PUCT with priors).
+"""Monte Carlo tree search over environment steps (PUCT with greedy priors, or UCT).
 
 Every node of the tree is a position with a player to act; its edges are the
 legal actions of that *step* (RULES.md section 3), so the same player may act
@@ -8,31 +8,35 @@ never by alternating signs.
 
 One simulation walks down the tree, choosing at each node the edge of highest
 
-* UCT (no priors):  ``Q + c * sqrt(ln N / n)``, unvisited edges first, in
+* PUCT (with priors ``P``): ``Q + c * P * sqrt(N + 1) / (1 + n)``, an
+  unvisited edge valued at the node's own mean (first-play urgency);
+* UCT (``prior=None``): ``Q + c * sqrt(ln N / n)``, unvisited edges first, in
   random order;
-* PUCT (with priors ``P``): ``Q + c * P * sqrt(N) / (1 + n)``, an unvisited
-  edge valued at the node's own mean (first-play urgency),
 
 expands the first new position and evaluates it: by a rollout to the end of
 the game (compiled, on the flat state of :mod:`odd_env.core.kernels`), or by
 a value function. Rollout policies:
 
-* ``"random"``: uniform over the legal actions of each step;
-* ``"greedy"``: the greedy agent's whole-turn choice (:func:`agents.greedy.best_turn`),
-  with a uniformly random step instead with probability ``epsilon``.
+* ``"greedy"`` (default): the greedy agent's whole-turn choice
+  (:func:`agents.greedy.best_turn`), with a uniformly random step instead with
+  probability ``epsilon``;
+* ``"random"``: uniform over the legal actions of each step.
 
-Priors (PUCT) come from ``prior="greedy"`` -- a softmax over the greedy score
-of the best turn each action leads to, at temperature ``prior_temp`` -- or from
+Priors come from ``prior="greedy"`` (default) -- a softmax over the greedy
+score of the best turn each action leads to, at temperature ``prior_temp``,
+computed when a node is first searched through -- or from
 ``policy_value_fn(state) -> (priors over the 2N+1 actions, value in [-1, 1]
 for the player to act)``, which then also replaces the rollouts (the PPO
-network plugs in here).
+network plugs in here). Without priors, 200 simulations barely visit each of
+the ~100-200 first stones once on the larger boards; the priors make the
+search beat the greedy player there too.
 
 The search stops after ``simulations`` simulations or ``time_budget`` seconds,
 whichever comes first (only the simulation count is reproducible), and plays
 the most visited action; a pass that ends the game with a win is played
-without searching. The subtree of the position reached is kept for the
-next call when that position is found in it (a second step of the same turn,
-or the reply the search expected).
+without searching. The subtree of the position reached is kept for the next
+call when that position is found in it (a second step of the same turn, or
+the reply the search expected).
 """
 
 from __future__ import annotations
@@ -127,7 +131,7 @@ class MCTSAgent(Agent):
             stops at whichever of ``simulations`` and ``time_budget`` comes first.
         rollout: ``"greedy"`` (default) or ``"random"``.
         epsilon: probability of a random step in greedy rollouts.
-        prior: ``"greedy"`` for heuristic priors (PUCT) or ``None`` (UCT).
+        prior: ``"greedy"`` (default) for heuristic priors (PUCT) or ``None`` (UCT).
         prior_temp: softmax temperature of the greedy priors, in group counts.
         policy_value_fn: a network or other function giving priors and a value;
             overrides ``prior`` and replaces rollouts.
@@ -144,7 +148,7 @@ class MCTSAgent(Agent):
         time_budget: float | None = None,
         rollout: str = "greedy",
         epsilon: float = 0.1,
-        prior: str | None = None,
+        prior: str | None = "greedy",
         prior_temp: float = 0.5,
         policy_value_fn: PolicyValueFn | None = None,
         reuse_tree: bool = True,
@@ -268,6 +272,8 @@ class MCTSAgent(Agent):
 
     def _select(self, node: Node) -> int:
         v = node.visits
+        if node.prior is None and self.prior == "greedy" and self.policy_value_fn is None:
+            node.prior = self._greedy_prior(node)  # only nodes searched through need priors
         if node.prior is None:
             unvisited = np.flatnonzero(v == 0)
             if len(unvisited):
@@ -290,17 +296,18 @@ class MCTSAgent(Agent):
             total = p.sum()
             node.prior = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
             return float(value)
-        if self.prior == "greedy":
-            scores = action_scores(node.state)[:, node.actions].astype(np.float64)
-            groups = np.clip(scores[0], -2 * WIN, None)
-            # Liberties only order turns of equal group score: scale them below one group.
-            libs = scores[1]
-            spread = max(1.0, float(libs.max() - libs.min()))
-            s = groups + 0.5 * (libs - libs.min()) / spread
-            s = np.where(groups >= WIN, s.max() + 10.0, s)
-            w = np.exp((s - s.max()) / self.prior_temp)
-            node.prior = w / w.sum()
         return None
+
+    def _greedy_prior(self, node: Node) -> np.ndarray:
+        """Softmax over the greedy score of the best turn through each action."""
+        scores = action_scores(node.state)[:, node.actions].astype(np.float64)
+        groups = np.clip(scores[0], -2 * WIN, 2 * WIN)
+        # Liberties only order turns of equal group score: scale them below one group.
+        libs = scores[1]
+        spread = max(1.0, float(libs.max() - libs.min()))
+        s = groups + 0.5 * (libs - libs.min()) / spread
+        w = np.exp((s - s.max()) / self.prior_temp)
+        return w / w.sum()
 
     def _evaluate(self, node: Node) -> int:
         """Winner of a rollout from ``node`` (0 black, 1 white)."""

@@ -45,8 +45,8 @@ def make_agents(seed=0):
         GreedyAgent(seed=seed),
         GreedyAgent(seed=seed, tiebreak="random"),
         MCTSAgent(simulations=12, seed=seed),
-        MCTSAgent(simulations=12, rollout="random", seed=seed),
-        MCTSAgent(simulations=12, prior="greedy", seed=seed),
+        MCTSAgent(simulations=12, rollout="random", prior=None, seed=seed),
+        MCTSAgent(simulations=12, prior=None, seed=seed),
     ]
 
 
@@ -96,7 +96,7 @@ def test_agents_play_whole_games_in_the_pettingzoo_env():
 # ------------------------------------------------------------------ reproducibility
 
 
-@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:simulations=16", "mcts:simulations=16,prior=greedy"])
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:simulations=16", "mcts:simulations=16,prior=none,rollout=random"])
 def test_seeded_games_repeat(spec):
     a = play_game(spec, "random", "xodd", 5, seed=11)
     b = play_game(spec, "random", "xodd", 5, seed=11)
