@@ -123,6 +123,10 @@ class Args:
     """stop an update's epochs early above this KL (0: never)"""
     latest_prob: float = 0.5
     """probability that a new game's opponent is the latest network (else a snapshot)"""
+    scripted_opponents: str = ""
+    """comma-separated agent specs also used as opponents (e.g. greedy); empty: pure self-play"""
+    scripted_prob: float = 0.0
+    """probability that a new game's opponent is one of scripted_opponents (drawn first)"""
     snapshot_every: int = 10
     """updates between snapshots added to the opponent pool"""
     pool_size: int = 10
@@ -264,6 +268,8 @@ class OpponentPool:
 
 # ============================================================== trainer
 LATEST = -1
+# Opponent ids: LATEST, a pool index (>= 0), or SCRIPTED - k for scripted agent k.
+SCRIPTED = -2
 
 
 class Trainer:
@@ -287,6 +293,12 @@ class Trainer:
         B = args.num_games
         self.learner_seat = (np.arange(B) % 2).astype(np.int64)
         self.opponent = np.full(B, LATEST, dtype=np.int64)
+        import agents
+
+        self.scripted = [agents.load(spec, seed=args.seed + i)
+                         for i, spec in enumerate(s for s in args.scripted_opponents.split(",") if s)]
+        if args.scripted_prob and not self.scripted:
+            raise ValueError("scripted_prob > 0 needs scripted_opponents (e.g. --scripted-opponents greedy)")
         self.global_step = 0
         self.update = 0
         self.train_seconds = 0.0
@@ -323,7 +335,7 @@ class Trainer:
         final_buf = np.zeros((T, B, 2), dtype=np.float32)
         out = self.engine.last  # the current observations and masks
         self.net.eval()
-        wins = []
+        wins: dict[str, list[float]] = {}
         for t in range(T):
             obs_np, mask_np = out.observation, out.action_mask.astype(bool)
             actors = out.to_play.astype(np.int64)
@@ -335,6 +347,10 @@ class Trainer:
             by_snapshot = (actors != self.learner_seat) & (self.opponent != LATEST)
             for idx in np.unique(self.opponent[by_snapshot]):
                 sel = np.flatnonzero(by_snapshot & (self.opponent == idx))
+                if idx <= SCRIPTED:
+                    agent = self.scripted[SCRIPTED - int(idx)]
+                    action[sel] = [agent.act(self.engine.game_state(int(b))) for b in sel]
+                    continue
                 snap_action, _, _ = self._policy(self.pool.net(int(idx)), obs[sel], mask[sel])
                 action[sel] = snap_action.cpu().numpy()
             act_buf[t], logp_buf[t], val_buf[t] = action, logp, value
@@ -344,7 +360,9 @@ class Trainer:
             final_buf[t] = out.info["final_rewards"]
             for b in np.flatnonzero(out.terminated):
                 seat = self.learner_seat[b]
-                wins.append(float(out.info["final_rewards"][b, seat] > 0) if self.opponent[b] != LATEST else np.nan)
+                if self.opponent[b] != LATEST:
+                    kind = "scripted" if self.opponent[b] <= SCRIPTED else "pool"
+                    wins.setdefault(kind, []).append(float(out.info["final_rewards"][b, seat] > 0))
                 self.learner_seat[b] = 1 - seat
                 self.opponent[b] = self._draw_opponent()
                 self.episodes += 1
@@ -355,7 +373,6 @@ class Trainer:
             out.to_play.astype(np.int64), a.gamma, a.gae_lambda)
         self.global_step += T * B
         keep = rec_buf.reshape(-1)
-        wins_vs_pool = [w for w in wins if not math.isnan(w)]
         return {
             "obs": obs_buf.reshape(T * B, *obs_buf.shape[2:])[keep],
             "mask": mask_buf.reshape(T * B, -1)[keep],
@@ -364,10 +381,13 @@ class Trainer:
             "value": val_buf.reshape(-1)[keep],
             "adv": adv.reshape(-1)[keep],
             "ret": ret.reshape(-1)[keep],
-            "win_rate_vs_pool": float(np.mean(wins_vs_pool)) if wins_vs_pool else float("nan"),
+            "win_rate_vs_pool": float(np.mean(wins["pool"])) if "pool" in wins else float("nan"),
+            "win_rate_vs_scripted": float(np.mean(wins["scripted"])) if "scripted" in wins else float("nan"),
         }
 
     def _draw_opponent(self) -> int:
+        if self.scripted and self.np_rng.random() < self.args.scripted_prob:
+            return SCRIPTED - int(self.np_rng.integers(len(self.scripted)))
         if not self.pool.snapshots or self.np_rng.random() < self.args.latest_prob:
             return LATEST
         return int(self.np_rng.integers(len(self.pool.snapshots)))
@@ -461,6 +481,7 @@ class Trainer:
             "engine_states": self.engine.get_states(),
             "learner_seat": self.learner_seat.copy(),
             "opponent": self.opponent.copy(),
+            "scripted": self.scripted,  # agents with their RNGs and any turn in progress
             "rng": {
                 "python": random.getstate(),
                 "numpy_global": np.random.get_state(),
@@ -491,6 +512,9 @@ class Trainer:
         self.engine.set_states(ckpt["engine_states"])
         self.learner_seat[:] = ckpt["learner_seat"]
         self.opponent[:] = ckpt["opponent"]
+        if len(ckpt.get("scripted", [])) != len(self.scripted):
+            raise ValueError("checkpoint has different scripted opponents than the run's --scripted-opponents")
+        self.scripted = list(ckpt.get("scripted", []))
         self.global_step, self.update = ckpt["global_step"], ckpt["update"]
         self.episodes, self.train_seconds = ckpt["episodes"], ckpt["train_seconds"]
         rng = ckpt["rng"]
@@ -660,7 +684,8 @@ def train(args: Args) -> Trainer:
         trainer.train_seconds += t2 - t0
         if trainer.update % args.snapshot_every == 0:
             trainer.pool.add(trainer.net)
-        metrics.update(win_rate_vs_pool=batch["win_rate_vs_pool"], rollout_seconds=t1 - t0,
+        metrics.update(win_rate_vs_pool=batch["win_rate_vs_pool"],
+                       win_rate_vs_scripted=batch["win_rate_vs_scripted"], rollout_seconds=t1 - t0,
                        update_seconds=t2 - t1, steps_per_second=args.rollout_steps * args.num_games / (t2 - t0),
                        train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
         done = trainer.global_step >= args.total_steps or (

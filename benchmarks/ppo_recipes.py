@@ -4,7 +4,8 @@
     python benchmarks/ppo_recipes.py --recipes full           # Xodd 9x9, Yodd base 6: 30 min each
     python benchmarks/ppo_recipes.py --recipes small --device cuda
 
-Recipes run side by side (``--parallel``, one torch thread each); training
+``--league`` adds the greedy agent to the self-play opponents (30% of
+games). Recipes run side by side (``--parallel``, one torch thread each); training
 time is wall-clock time spent collecting and updating (evaluations excluded).
 Checkpoints at the milestone minutes are evaluated afterwards with the
 arena, ``--eval-games`` games per opponent, half with each colour. Outputs go
@@ -40,17 +41,18 @@ RECIPES = {
 GROUPS = {"small": ["xodd7", "yodd4"], "full": ["xodd9", "yodd6"], "all": list(RECIPES)}
 
 
-def train_command(name: str, out: Path, device: str, seed: int, minutes: float | None) -> list[str]:
+def train_command(name: str, out: Path, device: str, seed: int, minutes: float | None,
+                  extra: list[str]) -> list[str]:
     """The ``python -m agents.ppo`` command of a recipe."""
     r = RECIPES[name]
     return [sys.executable, "-m", "agents.ppo", "--game", r["game"], "--board-size", str(r["board_size"]),
             "--total-minutes", str(minutes or r["minutes"]), "--total-steps", str(10**10),
             "--milestones", r["milestones"], "--eval-every", "10", "--eval-games", "50",
             "--eval-opponents", "random,greedy", "--threads", "1", "--device", device, "--seed", str(seed),
-            "--run-dir", str(out / name), "--no-progress", *r["train"]]
+            "--run-dir", str(out / name), "--no-progress", *r["train"], *extra]
 
 
-def evaluate(name: str, out: Path, games: int, seed: int) -> list[dict]:
+def evaluate(name: str, out: Path, games: int, seed: int, mcts_games: int) -> list[dict]:
     """Arena results of every milestone checkpoint of a recipe."""
     import agents
     from agents.arena import round_robin
@@ -60,7 +62,8 @@ def evaluate(name: str, out: Path, games: int, seed: int) -> list[dict]:
     for ckpt in sorted((out / name).glob("at-*min.pt"), key=lambda p: float(p.stem[3:-3])):
         ppo = agents.load("ppo", path=str(ckpt), greedy=True)
         for spec in r["opponents"].split(","):
-            res = round_robin([ppo, spec], r["game"], r["board_size"], games_per_pair=games, seed=seed,
+            n_games = mcts_games if spec.startswith("mcts") else games
+            res = round_robin([ppo, spec], r["game"], r["board_size"], games_per_pair=n_games, seed=seed,
                               progress=False, labels=["ppo", spec])
             rate, lo, hi, n = res.win_rate(0, 1)
             rows.append(dict(recipe=name, checkpoint=ckpt.name, minutes=float(ckpt.stem[3:-3]), opponent=spec,
@@ -108,6 +111,9 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=None, help="override every recipe's training minutes")
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--skip-training", action="store_true", help="only evaluate existing checkpoints")
+    parser.add_argument("--league", action="store_true",
+                        help="also train against the greedy agent (--scripted-opponents greedy --scripted-prob 0.3)")
+    parser.add_argument("--mcts-games", type=int, default=50, help="evaluation games against mcts (slow)")
     args = parser.parse_args()
 
     names = GROUPS.get(args.recipes, [args.recipes])
@@ -119,7 +125,8 @@ def main() -> None:
         while pending or running:
             while pending and len(running) < args.parallel:
                 name = pending.pop(0)
-                cmd = train_command(name, out, args.device, args.seed, args.minutes)
+                extra = ["--scripted-opponents", "greedy", "--scripted-prob", "0.3"] if args.league else []
+                cmd = train_command(name, out, args.device, args.seed, args.minutes, extra)
                 print("$", " ".join(cmd[1:]), flush=True)
                 log = open(out / f"{name}.log", "w")
                 running.append((name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), time.time()))
@@ -133,7 +140,7 @@ def main() -> None:
                     print(f"{name} trained in {(time.time() - start) / 60:.1f} min wall", flush=True)
     rows = []
     for name in names:
-        rows += evaluate(name, out, args.eval_games, args.seed)
+        rows += evaluate(name, out, args.eval_games, args.seed, args.mcts_games)
     (out / f"results_{'_'.join(names)}.json").write_text(json.dumps(rows, indent=2))
     png = plot(names, out)
     print("\n| recipe | training minutes | opponent | win rate | 95% CI | games |")

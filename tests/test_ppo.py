@@ -83,9 +83,10 @@ def small_args(tmp_path, **kw):
 
 
 def test_resume_continues_exactly(tmp_path):
-    straight = train(small_args(tmp_path / "a", total_steps=32 * 16 * 4, checkpoint_every=100))
-    train(small_args(tmp_path / "b", total_steps=32 * 16 * 2))
-    resumed = train(small_args(tmp_path / "b", total_steps=32 * 16 * 4, resume=True))
+    league = dict(scripted_opponents="greedy", scripted_prob=0.3)
+    straight = train(small_args(tmp_path / "a", total_steps=32 * 16 * 4, checkpoint_every=100, **league))
+    train(small_args(tmp_path / "b", total_steps=32 * 16 * 2, **league))
+    resumed = train(small_args(tmp_path / "b", total_steps=32 * 16 * 4, resume=True, **league))
     assert resumed.global_step == straight.global_step == 2048 and resumed.update == 4
     for k, v in straight.net.state_dict().items():
         torch.testing.assert_close(resumed.net.state_dict()[k], v, rtol=0, atol=0)
