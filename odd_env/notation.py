@@ -42,8 +42,7 @@ def cell_name(geometry: Geometry, cell: int) -> str:
     """The name of array cell ``cell``, e.g. ``"c4"``."""
     if not 0 <= cell < geometry.num_cells or not geometry.onboard[cell]:
         raise ValueError(f"cell {cell} is not on the {geometry.game} {geometry.size} board")
-    row, col = geometry.row_col(cell)
-    return f"{chr(ord('a') + col)}{geometry.height - row}"
+    return geometry.label(cell)
 
 
 def parse_cell(geometry: Geometry, name: str) -> int:

@@ -69,6 +69,14 @@ class Geometry:
         """(row, col) of an array index."""
         return divmod(int(cell), self.width)
 
+    def label(self, cell: int) -> str:
+        """A readable name of any array cell: its RULES.md name (``c4``), or its
+        index and (row, col) when it is off the board."""
+        row, col = self.row_col(cell)
+        if 0 <= cell < self.num_cells and self.onboard[cell]:
+            return f"{chr(ord('a') + col)}{self.height - row}"
+        return f"{cell} (row {row}, col {col}, off the board)"
+
     def __reduce__(self):
         # Geometries are interned: unpickling returns the cached instance.
         return (square if self.kind == "square" else hexhex, (self.size,))
