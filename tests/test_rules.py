@@ -347,3 +347,20 @@ def test_cell_names_round_trip():
             assert parse_cell(g, cell_name(g, int(x))) == x
     g = square(9)
     assert cell_name(g, 0) == "a9" and cell_name(g, 80) == "i1"
+
+
+def test_placement_classes_match_the_mask_and_parity():
+    rng = np.random.default_rng(11)
+    for g in (square(5), hexhex(3)):
+        s = GameState(g)
+        n = g.num_cells
+        while not s.is_terminal:
+            classes = s.placement_classes()
+            mask, keep = s.legal_action_mask(), s.parity_keeping()
+            own = s.to_move
+            for colour, legal in ((own, mask[:n]), (1 - own, mask[n : 2 * n])):
+                empty = s.board == 0
+                assert np.array_equal(classes[colour] == -1, ~empty)
+                assert np.array_equal((classes[colour] > 0) & empty, (legal == 1) & empty)
+                assert np.array_equal(classes[colour][legal == 1], 1 + keep[colour][legal == 1])
+            s.apply(int(rng.choice(s.legal_actions())))

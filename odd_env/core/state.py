@@ -257,6 +257,18 @@ class GameState:
         """int8[2, N]: 1 where a stone of colour (0 black, 1 white) keeps parity."""
         return self._legal()[1]
 
+    def placement_classes(self) -> np.ndarray:
+        """int8[2, N] per colour (0 black, 1 white) and cell: -1 not empty, 0 illegal now,
+        1 legal and parity-flipping, 2 legal and parity-keeping (for the player to act)."""
+        n = self._n
+        mask = self.legal_action_mask()
+        own = self.to_move
+        legal = np.empty((2, n), dtype=np.int8)
+        legal[own], legal[1 - own] = mask[:n], mask[n : 2 * n]
+        classes = legal * (1 + self.parity_keeping())
+        classes[:, self.board != 0] = -1
+        return classes.astype(np.int8)
+
     def adjacent_groups(self, cell: int, colour: int) -> int:
         """k: distinct groups of ``colour`` (0 black, 1 white) touching ``cell``."""
         g = self.geometry
