@@ -59,9 +59,12 @@ def evaluate(name: str, out: Path, games: int, seed: int, mcts_games: int) -> li
 
     r = RECIPES[name]
     rows = []
-    for ckpt in sorted((out / name).glob("at-*min.pt"), key=lambda p: float(p.stem[3:-3])):
+    ckpts = sorted((out / name).glob("at-*min.pt"), key=lambda p: float(p.stem[3:-3]))
+    for ckpt in ckpts:
         ppo = agents.load("ppo", path=str(ckpt), greedy=True)
         for spec in r["opponents"].split(","):
+            if spec.startswith("mcts") and ckpt != ckpts[-1]:
+                continue  # the slow opponent meets only the final network
             n_games = mcts_games if spec.startswith("mcts") else games
             res = round_robin([ppo, spec], r["game"], r["board_size"], games_per_pair=n_games, seed=seed,
                               progress=False, labels=["ppo", spec])
