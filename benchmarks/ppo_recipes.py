@@ -52,7 +52,7 @@ def train_command(name: str, out: Path, device: str, seed: int, minutes: float |
             "--run-dir", str(out / name), "--no-progress", *r["train"], *extra]
 
 
-def evaluate(name: str, out: Path, games: int, seed: int, mcts_games: int) -> list[dict]:
+def evaluate(name: str, out: Path, games: int, seed: int, mcts_games: int, workers: int = 1) -> list[dict]:
     """Arena results of every milestone checkpoint of a recipe."""
     import agents
     from agents.arena import round_robin
@@ -67,7 +67,7 @@ def evaluate(name: str, out: Path, games: int, seed: int, mcts_games: int) -> li
                 continue  # the slow opponent meets only the final network
             n_games = mcts_games if spec.startswith("mcts") else games
             res = round_robin([ppo, spec], r["game"], r["board_size"], games_per_pair=n_games, seed=seed,
-                              progress=False, labels=["ppo", spec])
+                              progress=False, labels=["ppo", spec], workers=workers)
             rate, lo, hi, n = res.win_rate(0, 1)
             rows.append(dict(recipe=name, checkpoint=ckpt.name, minutes=float(ckpt.stem[3:-3]), opponent=spec,
                              win_rate=float(rate), ci_low=float(lo), ci_high=float(hi), games=int(n)))
@@ -117,6 +117,7 @@ def main() -> None:
     parser.add_argument("--league", action="store_true",
                         help="also train against the greedy agent (--scripted-opponents greedy --scripted-prob 0.3)")
     parser.add_argument("--mcts-games", type=int, default=50, help="evaluation games against mcts (slow)")
+    parser.add_argument("--workers", type=int, default=1, help="processes for the evaluation games")
     args = parser.parse_args()
 
     names = GROUPS.get(args.recipes, [args.recipes])
@@ -143,7 +144,7 @@ def main() -> None:
                     print(f"{name} trained in {(time.time() - start) / 60:.1f} min wall", flush=True)
     rows = []
     for name in names:
-        rows += evaluate(name, out, args.eval_games, args.seed, args.mcts_games)
+        rows += evaluate(name, out, args.eval_games, args.seed, args.mcts_games, args.workers)
     (out / f"results_{'_'.join(names)}.json").write_text(json.dumps(rows, indent=2))
     png = plot(names, out)
     print("\n| recipe | training minutes | opponent | win rate | 95% CI | games |")
