@@ -326,33 +326,75 @@ def best_turn(s, n, nbr, rng, liberties, scores):
                     continue
                 ll = l1
                 if liberties:
-                    before2 = 0
+                    # The liberty arithmetic of _liberty_change, written out here:
+                    # calls with array arguments cost reference counting in this loop.
                     if c2 == c:
-                        for i in range(k2):
-                            before2 += gcnt if ids[i] == -1 else libcnt[ids[i]]
                         k_other = kk[1 - c, y]
                     else:
                         for i in range(k2):
-                            r = rtab[y, c2, i]
-                            ids[i] = r
-                            before2 += libcnt[r]
-                            for j in range(kb):
-                                if rbar[j] == r:
-                                    before2 -= 1  # it lost the liberty x
-                                    break
+                            ids[i] = rtab[y, c2, i]
                         k_other = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, other)
-                    gen += 1
-                    u = _union_liberties(ids, k2, x, glist, gcnt, libcnt, liboff, libs, stamp, gen)
-                    for j in range(deg):
-                        z = nbr[y, j]
-                        if z < 0:
-                            break
-                        if s[z] == K.EMPTY and z != x and stamp[z] != gen:
-                            stamp[z] = gen
-                            u += 1
-                    if k2 > 0:
-                        u -= 1  # y was a liberty of every group it joins
-                    dl2 = u - before2  # change of the liberties of colour c2
+                    if k2 == 1:
+                        # One group: y's empty neighbours that are not yet its
+                        # liberties are new ones, and y is lost.
+                        g1 = ids[0]
+                        dl2 = -1
+                        for j in range(deg):
+                            z = nbr[y, j]
+                            if z < 0:
+                                break
+                            if s[z] != K.EMPTY or z == x:
+                                continue
+                            lib = False
+                            if g1 == -1:  # the group joined by the first stone
+                                for jj in range(deg):
+                                    w = nbr[z, jj]
+                                    if w < 0:
+                                        break
+                                    if w == x:
+                                        lib = True
+                                        break
+                                if not lib:
+                                    for i in range(kk[c2, z]):
+                                        r = rtab[z, c2, i]
+                                        for jj in range(rk):
+                                            if rset[jj] == r:
+                                                lib = True
+                                                break
+                                        if lib:
+                                            break
+                            else:
+                                for i in range(kk[c2, z]):
+                                    if rtab[z, c2, i] == g1:
+                                        lib = True
+                                        break
+                            if not lib:
+                                dl2 += 1
+                    else:
+                        before2 = 0
+                        for i in range(k2):
+                            r = ids[i]
+                            if r == -1:
+                                before2 += gcnt
+                                continue
+                            before2 += libcnt[r]
+                            if c2 != c:
+                                for j in range(kb):
+                                    if rbar[j] == r:
+                                        before2 -= 1  # it lost the liberty x
+                                        break
+                        gen += 1
+                        u = _union_liberties(ids, k2, x, glist, gcnt, libcnt, liboff, libs, stamp, gen)
+                        for j in range(deg):
+                            z = nbr[y, j]
+                            if z < 0:
+                                break
+                            if s[z] == K.EMPTY and z != x and stamp[z] != gen:
+                                stamp[z] = gen
+                                u += 1
+                        if k2 > 0:
+                            u -= 1  # y was a liberty of every group it joins
+                        dl2 = u - before2  # change of the liberties of colour c2
                     ll += (dl2 + k_other) if c2 == p else (-k_other - dl2)
                 if score_all and (dd > scores[0, a] or (dd == scores[0, a] and ll > scores[1, a])):
                     scores[0, a] = dd

@@ -135,6 +135,10 @@ class MCTSAgent(Agent):
         prior_temp: softmax temperature of the greedy priors, in group counts.
         policy_value_fn: a network or other function giving priors and a value;
             overrides ``prior`` and replaces rollouts.
+        score_weight: weight of the final margin in a rollout's value, the rest
+            being the win: ``(1 - w) * win + w * (1 + tanh(margin / score_scale)) / 2``,
+            the margin being the opponent's groups minus one's own.
+        score_scale: groups of margin that count as a clear lead.
         reuse_tree: keep the subtree of the position reached for the next call.
         seed: seeds every random choice (tie-breaks, rollouts).
     """
@@ -151,6 +155,8 @@ class MCTSAgent(Agent):
         prior: str | None = "greedy",
         prior_temp: float = 0.5,
         policy_value_fn: PolicyValueFn | None = None,
+        score_weight: float = 0.0,
+        score_scale: float = 4.0,
         reuse_tree: bool = True,
         seed: int | None = None,
         geometry: Geometry | None = None,
@@ -167,6 +173,10 @@ class MCTSAgent(Agent):
             raise ValueError(f"time_budget must be positive seconds or None, got {time_budget}")
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
+        if not 0.0 <= float(score_weight) <= 1.0:
+            raise ValueError(f"score_weight must be in [0, 1], got {score_weight}")
+        if float(score_scale) <= 0:
+            raise ValueError(f"score_scale must be positive, got {score_scale}")
         super().__init__(seed=seed, geometry=geometry)
         self.simulations = int(simulations)
         self.c = float(c)
@@ -176,6 +186,8 @@ class MCTSAgent(Agent):
         self.prior = prior
         self.prior_temp = float(prior_temp)
         self.policy_value_fn = policy_value_fn
+        self.score_weight = float(score_weight)
+        self.score_scale = float(score_scale)
         self.reuse_tree = bool(reuse_tree)
         self._rng_state = new_rng_state(self.rng)
         self._root: Node | None = None
@@ -196,7 +208,8 @@ class MCTSAgent(Agent):
         return {
             "simulations": self.simulations, "c": self.c, "time_budget": self.time_budget,
             "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
-            "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
+            "prior_temp": self.prior_temp, "score_weight": self.score_weight,
+            "score_scale": self.score_scale, "reuse_tree": self.reuse_tree, "seed": self.seed,
         }
 
     @property
@@ -309,19 +322,29 @@ class MCTSAgent(Agent):
         w = np.exp((s - s.max()) / self.prior_temp)
         return w / w.sum()
 
-    def _evaluate(self, node: Node) -> int:
-        """Winner of a rollout from ``node`` (0 black, 1 white)."""
+    def _outcome(self, winner: int, black_groups: int, white_groups: int) -> float:
+        """Value for Black of a finished game: the win, blended with the margin by ``score_weight``."""
+        win = 1.0 if winner == 0 else 0.0
+        if self.score_weight == 0.0:
+            return win
+        margin = math.tanh((white_groups - black_groups) / self.score_scale)
+        return (1.0 - self.score_weight) * win + self.score_weight * 0.5 * (1.0 + margin)
+
+    def _evaluate(self, node: Node) -> float:
+        """Value for Black of a rollout from ``node``."""
         g = node.state.geometry
+        n = g.num_cells
         data = node.state.data.copy()
-        return int(rollout(data, g.num_cells, g.neighbours, self.rollout == "greedy",
-                           self.epsilon, self._rng_state))
+        winner = rollout(data, n, g.neighbours, self.rollout == "greedy", self.epsilon, self._rng_state)
+        return self._outcome(int(winner), int(data[2 * n + K.M_GROUPS_BLACK]),
+                             int(data[2 * n + K.M_GROUPS_WHITE]))
 
     def _simulate(self, root: Node) -> None:
         node = root
         path: list[tuple[Node, int]] = []
         while True:
             if node.terminal:
-                result = ("winner", node.winner)
+                v_black = self._outcome(node.winner, *node.state.group_counts)
                 break
             i = self._select(node)
             path.append((node, i))
@@ -334,20 +357,14 @@ class MCTSAgent(Agent):
                 node.children[i] = child
                 value = self._expand(child)
                 if child.terminal:
-                    result = ("winner", child.winner)
+                    v_black = self._outcome(child.winner, *child.state.group_counts)
                 elif value is not None:
-                    result = ("value", (child.to_move, value))
+                    v_black = 0.5 * (1.0 + (value if child.to_move == 0 else -value))
                 else:
-                    result = ("winner", self._evaluate(child))
+                    v_black = self._evaluate(child)
                 break
             node = child
-        kind, info = result
         for n, i in path:
-            if kind == "winner":
-                w = 1.0 if info == n.to_move else 0.0
-            else:
-                player, value = info
-                w = 0.5 * (1.0 + (value if player == n.to_move else -value))
             n.visits[i] += 1
-            n.wins[i] += w
+            n.wins[i] += v_black if n.to_move == 0 else 1.0 - v_black
             n.total += 1

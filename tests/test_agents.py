@@ -196,6 +196,19 @@ def test_greedy_turn_score_matches_brute_force(g, count):
         assert max(zip(scores[0, legal], scores[1, legal])) == (groups, libs)
 
 
+@pytest.mark.parametrize("g", [square(5), hexhex(4)], ids=lambda g: f"{g.game}{g.size}")
+def test_greedy_second_step_scores_match_brute_force(g):
+    positions = [s for s in random_positions(g, 60, seed=4) if s.turn_step == 2]
+    assert len(positions) >= 10
+    for s in positions:
+        own = s.to_move + 1
+        scores = action_scores(s)
+        for a in s.legal_actions():
+            assert (scores[0, a], scores[1, a]) == brute_score(s.child(int(a)), own)
+        a = GreedyAgent(seed=0).act(s)
+        assert (scores[0, a], scores[1, a]) == max(zip(scores[0], scores[1]))
+
+
 def test_greedy_merges_four_groups_and_adds_an_opponent_group():
     s = from_ascii("xodd", """
         . . . . .
