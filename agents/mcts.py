@@ -116,7 +116,7 @@ class Node:
         k = len(self.actions)
         self.prior: np.ndarray | None = None
         self.visits = np.zeros(k)
-        self.wins = np.zeros(k)  # wins of the player to act here, over the edge's simulations
+        self.wins = np.zeros(k)  # summed values (0 loss .. 1 win) for the player to act here
         self.children: list[Node | None] = [None] * k
         self.total = 0
 
@@ -135,10 +135,6 @@ class MCTSAgent(Agent):
         prior_temp: softmax temperature of the greedy priors, in group counts.
         policy_value_fn: a network or other function giving priors and a value;
             overrides ``prior`` and replaces rollouts.
-        score_weight: weight of the final margin in a rollout's value, the rest
-            being the win: ``(1 - w) * win + w * (1 + tanh(margin / score_scale)) / 2``,
-            the margin being the opponent's groups minus one's own.
-        score_scale: groups of margin that count as a clear lead.
         reuse_tree: keep the subtree of the position reached for the next call.
         seed: seeds every random choice (tie-breaks, rollouts).
     """
@@ -155,8 +151,6 @@ class MCTSAgent(Agent):
         prior: str | None = "greedy",
         prior_temp: float = 0.5,
         policy_value_fn: PolicyValueFn | None = None,
-        score_weight: float = 0.0,
-        score_scale: float = 4.0,
         reuse_tree: bool = True,
         seed: int | None = None,
         geometry: Geometry | None = None,
@@ -173,10 +167,6 @@ class MCTSAgent(Agent):
             raise ValueError(f"time_budget must be positive seconds or None, got {time_budget}")
         if not 0.0 <= float(epsilon) <= 1.0:
             raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
-        if not 0.0 <= float(score_weight) <= 1.0:
-            raise ValueError(f"score_weight must be in [0, 1], got {score_weight}")
-        if float(score_scale) <= 0:
-            raise ValueError(f"score_scale must be positive, got {score_scale}")
         super().__init__(seed=seed, geometry=geometry)
         self.simulations = int(simulations)
         self.c = float(c)
@@ -186,8 +176,6 @@ class MCTSAgent(Agent):
         self.prior = prior
         self.prior_temp = float(prior_temp)
         self.policy_value_fn = policy_value_fn
-        self.score_weight = float(score_weight)
-        self.score_scale = float(score_scale)
         self.reuse_tree = bool(reuse_tree)
         self._rng_state = new_rng_state(self.rng)
         self._root: Node | None = None
@@ -208,8 +196,7 @@ class MCTSAgent(Agent):
         return {
             "simulations": self.simulations, "c": self.c, "time_budget": self.time_budget,
             "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
-            "prior_temp": self.prior_temp, "score_weight": self.score_weight,
-            "score_scale": self.score_scale, "reuse_tree": self.reuse_tree, "seed": self.seed,
+            "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
         }
 
     @property
@@ -322,29 +309,20 @@ class MCTSAgent(Agent):
         w = np.exp((s - s.max()) / self.prior_temp)
         return w / w.sum()
 
-    def _outcome(self, winner: int, black_groups: int, white_groups: int) -> float:
-        """Value for Black of a finished game: the win, blended with the margin by ``score_weight``."""
-        win = 1.0 if winner == 0 else 0.0
-        if self.score_weight == 0.0:
-            return win
-        margin = math.tanh((white_groups - black_groups) / self.score_scale)
-        return (1.0 - self.score_weight) * win + self.score_weight * 0.5 * (1.0 + margin)
-
     def _evaluate(self, node: Node) -> float:
-        """Value for Black of a rollout from ``node``."""
+        """Value for Black (1 win, 0 loss) of a rollout from ``node``."""
         g = node.state.geometry
-        n = g.num_cells
         data = node.state.data.copy()
-        winner = rollout(data, n, g.neighbours, self.rollout == "greedy", self.epsilon, self._rng_state)
-        return self._outcome(int(winner), int(data[2 * n + K.M_GROUPS_BLACK]),
-                             int(data[2 * n + K.M_GROUPS_WHITE]))
+        winner = rollout(data, g.num_cells, g.neighbours, self.rollout == "greedy", self.epsilon,
+                         self._rng_state)
+        return 1.0 if winner == 0 else 0.0
 
     def _simulate(self, root: Node) -> None:
         node = root
         path: list[tuple[Node, int]] = []
         while True:
             if node.terminal:
-                v_black = self._outcome(node.winner, *node.state.group_counts)
+                v_black = 1.0 if node.winner == 0 else 0.0
                 break
             i = self._select(node)
             path.append((node, i))
@@ -357,7 +335,7 @@ class MCTSAgent(Agent):
                 node.children[i] = child
                 value = self._expand(child)
                 if child.terminal:
-                    v_black = self._outcome(child.winner, *child.state.group_counts)
+                    v_black = 1.0 if child.winner == 0 else 0.0
                 elif value is not None:
                     v_black = 0.5 * (1.0 + (value if child.to_move == 0 else -value))
                 else:
