@@ -611,6 +611,9 @@ class PPOAgent(Agent):
         return state
 
     def __setstate__(self, state):
+        # Unpickled in an arena worker process: one thread per process plays
+        # single positions fastest and never oversubscribes the cores.
+        torch.set_num_threads(1)
         config, weights = state["network"]
         net = PolicyValueNet(config)
         net.load_state_dict(weights)
