@@ -1,0 +1,41 @@
+"""Draw a random Xodd and Yodd position as SVG (plain and with overlays) and save their records.
+
+    python examples/draw_positions.py --out /tmp/odd_svg
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+
+from odd_env.core import hexhex, square
+from odd_env.records import GameRecord
+from odd_env.render import to_svg
+
+
+def main() -> None:
+    """Play random legal actions with a seed, then write the pictures and records."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default="odd_svg", help="output directory")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for geometry, steps in ((square(9), 41), (hexhex(6), 61)):
+        rng = np.random.default_rng(args.seed)
+        record = GameRecord(geometry)
+        while len(record.actions) < steps and not record.state.is_terminal:
+            record.play(int(rng.choice(record.state.legal_actions())))
+        state = record.state
+        heat = np.where(state.board == 0, rng.random(geometry.num_cells), np.nan)
+        name = geometry.game
+        (out / f"{name}.svg").write_text(to_svg(state))
+        (out / f"{name}_overlays.svg").write_text(to_svg(state, heatmap=heat, show_legal=True, show_groups=True))
+        record.save(out / f"{name}.txt")
+        print(f"{out / name}.svg, {out / name}_overlays.svg, {out / name}.txt")
+
+
+if __name__ == "__main__":
+    main()
