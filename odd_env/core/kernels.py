@@ -120,6 +120,17 @@ def _refresh_parity(s, n, nbr, y, colour, roots):
     s[2 * n + M_FLIPS_BLACK + bit] += old - new
 
 
+@njit(cache=True, inline="always")
+def _refresh_around(s, n, nbr, y, colour, roots):
+    """Refresh the parity bit of ``colour`` on every empty neighbour of ``y``."""
+    for j in range(nbr.shape[1]):
+        z = nbr[y, j]
+        if z < 0:
+            break
+        if s[z] == EMPTY:
+            _refresh_parity(s, n, nbr, z, colour, roots)
+
+
 @njit(cache=True)
 def place(s, n, nbr, x, colour):
     """Put a stone of ``colour`` on empty cell ``x``; return k (groups merged)."""
@@ -131,8 +142,6 @@ def place(s, n, nbr, x, colour):
     s[m + M_FLIPS_WHITE] -= 1 - ((bits >> 1) & 1)
     s[m + META + x] = 0
     s[x] = colour
-    members = np.empty(0, dtype=np.int32)
-    tail = 0
     if k == 0:
         s[n + x] = -1
     else:
@@ -143,11 +152,14 @@ def place(s, n, nbr, x, colour):
             size -= s[n + r]
             if s[n + r] < s[n + big]:
                 big = r
+        s[n + x] = big
+        s[n + big] = -size
         if k > 1:
-            # Relabel the smaller groups (small-to-large keeps this cheap)
-            # and remember their stones: only their empty neighbours, and x's,
-            # can see two merged groups as one now.
+            # Relabel the smaller groups (small-to-large keeps this cheap);
+            # only their empty neighbours, and x's, can now see two merged
+            # groups as one.
             members = np.empty(n, dtype=np.int32)
+            tail = 0
             for i in range(k):
                 r = roots[i]
                 if r == big:
@@ -167,22 +179,9 @@ def place(s, n, nbr, x, colour):
                             s[n + z] = big
                             members[tail] = z
                             tail += 1
-        s[n + x] = big
-        s[n + big] = -size
-    for j in range(nbr.shape[1]):
-        z = nbr[x, j]
-        if z < 0:
-            break
-        if s[z] == EMPTY:
-            _refresh_parity(s, n, nbr, z, colour, roots)
-    for i in range(tail):
-        y = members[i]
-        for j in range(nbr.shape[1]):
-            z = nbr[y, j]
-            if z < 0:
-                break
-            if s[z] == EMPTY:
-                _refresh_parity(s, n, nbr, z, colour, roots)
+            for i in range(tail):
+                _refresh_around(s, n, nbr, members[i], colour, roots)
+    _refresh_around(s, n, nbr, x, colour, roots)
     s[m + M_GROUPS_BLACK + colour - 1] += 1 - k
     s[m + M_EMPTY] -= 1
     s[m + M_STONES] += 1
