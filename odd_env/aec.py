@@ -1,8 +1,8 @@
 """The PettingZoo AEC environment shared by Xodd and Yodd.
 
 The game-specific modules :mod:`odd_env.xodd_v0` and :mod:`odd_env.yodd_v0`
-hold the documentation pages and the ``env()`` / ``raw_env`` pair; this module
-holds the one implementation both use.
+hold the documentation pages, the ``env()`` / ``raw_env`` pair and
+``parallel_env()``; this module holds the one implementation both use.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
-from pettingzoo import AECEnv, ParallelEnv
+from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
@@ -237,14 +237,14 @@ class OddParallelEnv(turn_based_aec_to_parallel_wrapper):
     the end of the game are those of the AEC env underneath.
     """
 
-    def reset(self, seed: int | None = None, options: dict | None = None):
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Reset the AEC env; returns (observations, infos) with ``active_agent`` in every info."""
         observations, infos = super().reset(seed=seed, options=options)
         for agent in self.agents:
             infos[agent] = {**infos[agent], "active_agent": self.aec_env.agent_selection}
         return observations, infos
 
-    def step(self, actions: dict):
+    def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
         """Play the active agent's action; ValueError if it is missing or the game is over."""
         if not self.agents:
             raise ValueError("the game is over: call reset()")
@@ -256,6 +256,6 @@ class OddParallelEnv(turn_based_aec_to_parallel_wrapper):
         return super().step(actions)
 
 
-def make_parallel_env(raw_cls: type[OddRawEnv], **kwargs: Any) -> ParallelEnv:
+def make_parallel_env(raw_cls: type[OddRawEnv], **kwargs: Any) -> OddParallelEnv:
     """:func:`make_env` (``raw_cls`` with the standard wrappers) as an :class:`OddParallelEnv`."""
     return OddParallelEnv(make_env(raw_cls, **kwargs))
