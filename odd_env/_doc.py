@@ -25,6 +25,23 @@ ACTIONS_TABLE = """\
 | 2*H*W | pass (step 1 of a turn) / end turn (step 2) |
 """
 
+STATE_TABLE = """\
+| plane | content |
+|---|---|
+| 0 | black stones |
+| 1 | white stones |
+| 2 | empty on-board cells |
+| 3 | on-board cells |
+| 4 | the stone already placed this turn (step 2), else zeros |
+| 5 | constant: 1 in step 2 of a turn |
+| 6 | constant: 1 when Black is to act |
+| 7 | empty cells where a black stone keeps parity |
+| 8 | empty cells where a white stone keeps parity |
+| 9 | legal cells for a black stone, for the player to act |
+| 10 | legal cells for a white stone, for the player to act |
+| 11 | constant: 1 when the previous turn was a pass |
+"""
+
 REWARDS_TABLE = """\
 | when | winner | loser |
 |---|---|---|
@@ -57,6 +74,16 @@ Planes 7 to 11 are extra features: the placement arithmetic
 the mask itself drawn on the board, and whether passing now ends the game. When observed by the agent that is
 not to act, planes 9 and 10 and the action mask are zeros.
 
+## State
+
+`state()` returns the position as `int8[C, H, W]` in `state_space`
+(`Box(0, 1, (12, H, W), int8)`), from a fixed side, Black's, whoever is to
+act: a global view for centralised critics. The planes are the observation's
+with colours in black/white order instead of own/opponent order, so the
+state equals Black's observation when Black is to act, and White's with
+planes 0/1, 7/8 and 9/10 swapped when White is.
+
+{STATE_TABLE}
 ## Actions
 
 `Discrete(2*H*W + 1)`, relative to the acting player:
@@ -95,6 +122,19 @@ draw any `GameState` with optional overlays: a per-cell heatmap (policy or
 value maps; NaN for none), the legal cells of the current step, and the
 groups.
 
+## Parallel API
+
+`parallel_env()` is `env()` through PettingZoo's turn-based conversion to a
+`ParallelEnv`. One agent acts per step: every agent's info names it in
+`"active_agent"` (after `reset()` too), `step(actions)` plays
+`actions[active_agent]` and ignores the other entries, and an agent stays
+active for step 2 of its turn. Observations, rewards and the end of the game
+are `env()`'s; `state()` is the same. Registered in both PettingZoo
+registries: `pettingzoo.make("aec", "odd_env/{title.lower()}-v0", ...)` gives `env()`,
+`pettingzoo.make("parallel", "odd_env/{title.lower()}-v0", ...)` gives
+`parallel_env()`, with the same keyword arguments. `aec_to_parallel` (all
+agents act every cycle) does not apply to a turn-based game and refuses it.
+
 ## Starting from a position
 
 `reset(options={{"record": record}})` starts the game from the position after
@@ -111,6 +151,8 @@ Other option keys are ignored. To record a game as it is played, call
 
 `raw_env.step` raises `ValueError` naming the action and why it is illegal
 (masked, not an integer, out of range) and changes nothing. `env()` follows
-PettingZoo classic: an illegal action ends the game with -1 for the offender.
+PettingZoo classic: an illegal action ends the game with -1 for the offender;
+so does `parallel_env()`, whose `step` raises `ValueError` when `actions`
+lacks the active agent or the game is over.
 Constructor arguments out of range raise `ValueError` listing the allowed sizes.
 """

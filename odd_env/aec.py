@@ -1,8 +1,8 @@
 """The PettingZoo AEC environment shared by Xodd and Yodd.
 
 The game-specific modules :mod:`odd_env.xodd_v0` and :mod:`odd_env.yodd_v0`
-hold the documentation pages and the ``env()`` / ``raw_env`` pair; this module
-holds the one implementation both use.
+hold the documentation pages, the ``env()`` / ``raw_env`` pair and
+``parallel_env()``; this module holds the one implementation both use.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .core.geometry import Geometry, geometry as make_geometry
 from .core import kernels as K
-from .core.state import NUM_PLANES, OBSERVATION_VERSION, GameState
+from .core.state import NUM_PLANES, NUM_STATE_PLANES, OBSERVATION_VERSION, GameState
 from .records import GameRecord
 from .render import HumanViewer, to_rgb, to_svg, to_text
 
@@ -64,6 +65,7 @@ class OddRawEnv(AECEnv):
         )
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.action_spaces = {a: spaces.Discrete(n_actions) for a in AGENTS}
+        self.state_space = spaces.Box(0, 1, (NUM_STATE_PLANES, g.height, g.width), dtype=np.int8)
         self.observation_version = OBSERVATION_VERSION
         self.state_ = GameState(g)
         self._reset_bookkeeping()
@@ -157,6 +159,10 @@ class OddRawEnv(AECEnv):
             mask = np.zeros(self.geometry.num_actions, dtype=np.int8)
         return {"observation": planes, "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """The position from Black's side whoever is to act (``state_space``; see :meth:`GameState.state_planes`)."""
+        return self.state_.state_planes()
+
     def step(self, action: int) -> None:
         """Play ``action`` for ``agent_selection``; ValueError (nothing changed) if illegal."""
         agent = self.agent_selection
@@ -219,3 +225,37 @@ def make_env(raw_cls: type[OddRawEnv], **kwargs: Any) -> AECEnv:
     env = wrappers.AssertOutOfBoundsWrapper(env)
     env = wrappers.OrderEnforcingWrapper(env)
     return env
+
+
+class OddParallelEnv(turn_based_aec_to_parallel_wrapper):
+    """PettingZoo's turn-based conversion of an AEC env to a ``ParallelEnv``.
+
+    Each ``step(actions)`` plays ``actions[active]`` for the one agent to act,
+    named in every agent's ``infos[agent]["active_agent"]`` (after ``reset`` as
+    well as after each step); the other agents' entries are ignored, and the
+    same agent stays active for step 2 of its turn. Observations, rewards and
+    the end of the game are those of the AEC env underneath.
+    """
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
+        """Reset the AEC env; returns (observations, infos) with ``active_agent`` in every info."""
+        observations, infos = super().reset(seed=seed, options=options)
+        for agent in self.agents:
+            infos[agent] = {**infos[agent], "active_agent": self.aec_env.agent_selection}
+        return observations, infos
+
+    def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
+        """Play the active agent's action; ValueError if it is missing or the game is over."""
+        if not self.agents:
+            raise ValueError("the game is over: call reset()")
+        active = self.aec_env.agent_selection
+        if active not in actions:
+            raise ValueError(
+                f"actions must hold an action for the agent to act, {active!r}; got keys {sorted(actions)}"
+            )
+        return super().step(actions)
+
+
+def make_parallel_env(raw_cls: type[OddRawEnv], **kwargs: Any) -> OddParallelEnv:
+    """:func:`make_env` (``raw_cls`` with the standard wrappers) as an :class:`OddParallelEnv`."""
+    return OddParallelEnv(make_env(raw_cls, **kwargs))

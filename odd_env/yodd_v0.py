@@ -1,5 +1,5 @@
 from . import _doc
-from .aec import OddRawEnv, make_env
+from .aec import OddParallelEnv, OddRawEnv, make_env, make_parallel_env
 
 __doc__ = _doc.page(
     "Yodd",
@@ -27,3 +27,8 @@ class raw_env(OddRawEnv):  # noqa: N801 (PettingZoo's name)
 def env(**kwargs) -> "raw_env":
     """Yodd with PettingZoo's standard wrappers (illegal actions end the game with -1)."""
     return make_env(raw_env, **kwargs)
+
+
+def parallel_env(**kwargs) -> OddParallelEnv:
+    """Yodd as a PettingZoo ``ParallelEnv`` (the turn-based conversion of ``env()``; one agent acts per step)."""
+    return make_parallel_env(raw_env, **kwargs)

@@ -5,11 +5,11 @@ import re
 import numpy as np
 import pettingzoo
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test, state_test
 
 import odd_env
 from odd_env import xodd_v0, yodd_v0
-from odd_env.core import NUM_PLANES
+from odd_env.core import NUM_PLANES, STATE_PLANE_NAMES
 
 GAMES = {"xodd": xodd_v0, "yodd": yodd_v0}
 SIZES = [(xodd_v0, 5), (xodd_v0, 9), (yodd_v0, 3), (yodd_v0, 6)]
@@ -57,9 +57,14 @@ def test_docstring_tables_match_the_spaces(module):
     doc = module.__doc__
     e = module.raw_env(board_size=4)
     planes = e.observation_space("black_0")["observation"].shape[0]
-    plane_rows = re.findall(r"^\| (\d+) \|", doc, flags=re.M)
+    observation_section = doc.split("## Observation")[1].split("##")[0]
+    plane_rows = re.findall(r"^\| (\d+) \|", observation_section, flags=re.M)
     assert [int(r) for r in plane_rows] == list(range(planes))
     assert f"C = {planes} planes" in doc
+    state_section = doc.split("## State")[1].split("##")[0]
+    state_rows = re.findall(r"^\| (\d+) \| (.*) \|$", state_section, flags=re.M)
+    assert [int(r[0]) for r in state_rows] == list(range(e.state_space.shape[0]))
+    assert f"Box(0, 1, ({e.state_space.shape[0]}, H, W), int8)" in state_section
     # Action table: three rows covering 0 .. 2*H*W, as the Discrete space does.
     g = e.geometry
     n = g.num_cells
@@ -225,3 +230,108 @@ def test_two_sizes_in_one_process():
 def test_import_registers_both_games():
     assert {"odd_env/xodd-v0", "odd_env/yodd-v0"} <= set(pettingzoo.aec_registry)
     assert odd_env.xodd_v0 is xodd_v0
+
+
+# ----------------------------------------------------------------- state()
+
+# The acting player's observation with colours put in black/white order.
+_TO_BLACK_WHITE = {"black_0": list(range(NUM_PLANES)), "white_0": [1, 0, 2, 3, 4, 5, 6, 8, 7, 10, 9, 11]}
+
+
+@pytest.mark.parametrize("module, size", SIZES, ids=_id)
+def test_state_is_the_acting_players_view_in_black_white_order(module, size):
+    e = module.raw_env(board_size=size)
+    assert e.state_space.shape == (len(STATE_PLANE_NAMES), *e.observation_space("black_0")["observation"].shape[1:])
+    rng = np.random.default_rng(size)
+    seen = set()
+    for game in range(3):
+        e.reset(seed=game)
+        while True:
+            agent = e.agent_selection
+            state = e.state()
+            assert e.state_space.contains(state)
+            expected = e.observe(agent)["observation"][_TO_BLACK_WHITE[agent]]
+            assert np.array_equal(state, expected)
+            assert state[6].all() == (agent == "black_0")
+            seen.add((agent, e.game_state.turn_step))
+            if e.terminations[agent]:
+                break
+            e.step(int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]))))
+    assert seen >= {("black_0", 1), ("black_0", 2), ("white_0", 1), ("white_0", 2)}
+
+
+def test_state_of_a_scripted_position():
+    e = xodd_v0.env(board_size=5)
+    e.reset()
+    e.step(12)  # Black's first turn: a black stone on c3
+    e.step(0)  # White: a white stone on a5, step 2 follows
+    s = e.state()  # White to act, step 2
+    assert s.shape == (12, 5, 5)
+    assert s[0, 2, 2] == 1 and s[0].sum() == 1  # plane 0: black stones
+    assert s[1, 0, 0] == 1 and s[1].sum() == 1  # plane 1: white stones
+    assert s[4, 0, 0] == 1 and s[4].sum() == 1 and s[5].all() and not s[6].any()
+    mask = e.observe("white_0")["action_mask"]
+    assert np.array_equal(s[9].reshape(-1), mask[25:50]) and np.array_equal(s[10].reshape(-1), mask[:25])
+    assert e.state().tobytes() == s.tobytes()  # asking again changes nothing
+
+
+@pytest.mark.parametrize("module", [xodd_v0, yodd_v0], ids=_id)
+def test_pettingzoo_state_test(module):
+    state_test(module.env(board_size=4), module.parallel_env(board_size=4), num_cycles=100)
+
+
+# ----------------------------------------------------------- parallel_env()
+
+@pytest.mark.parametrize("module, size", SIZES, ids=_id)
+def test_pettingzoo_parallel_api_test(module, size):
+    parallel_api_test(module.parallel_env(board_size=size), num_cycles=1000)
+
+
+def test_parallel_registered_in_pettingzoo():
+    p = pettingzoo.make("parallel", "odd_env/xodd-v0", board_size=7)
+    assert isinstance(p, pettingzoo.ParallelEnv) and p.unwrapped.board_size == 7
+    p = pettingzoo.make("parallel", "odd_env/yodd-v0")
+    assert p.unwrapped.board_size == 6 and p.unwrapped.geometry.kind == "hex"
+    assert {"odd_env/xodd-v0", "odd_env/yodd-v0"} <= set(pettingzoo.parallel_registry)
+
+
+@pytest.mark.parametrize("module, size", [(xodd_v0, 4), (yodd_v0, 3)], ids=_id)
+def test_parallel_env_plays_the_aec_game(module, size):
+    """Fed the same actions, parallel_env() and env() see the same game, turn by turn."""
+    rng = np.random.default_rng(size)
+    for seed in range(5):
+        aec, par = module.env(board_size=size), module.parallel_env(board_size=size)
+        aec.reset(seed=seed)
+        obs, infos = par.reset(seed=seed)
+        assert all(info["active_agent"] == aec.agent_selection for info in infos.values())
+        while par.agents:
+            active = infos[par.agents[0]]["active_agent"]
+            assert active == aec.agent_selection and obs[active]["action_mask"].any()
+            other = "white_0" if active == "black_0" else "black_0"
+            assert not obs[other]["action_mask"].any()
+            action = int(rng.choice(np.flatnonzero(obs[active]["action_mask"])))
+            # The idle agent's entry is ignored, even when it is an illegal action.
+            obs, rewards, terms, truncs, infos = par.step({active: action, other: 2 * size * size + 7})
+            aec.step(action)
+            assert rewards == aec.rewards and terms == aec.terminations
+            assert np.array_equal(par.state(), aec.state())
+            for agent in obs:
+                assert np.array_equal(obs[agent]["observation"], aec.observe(agent)["observation"])
+        assert all(terms.values()) and sorted(rewards.values()) == [-1.0, 1.0]
+
+
+def test_parallel_env_keeps_the_agent_for_step_two_and_checks_actions():
+    p = xodd_v0.parallel_env(board_size=5)
+    _, infos = p.reset()
+    assert infos["black_0"]["active_agent"] == "black_0"
+    with pytest.raises(ValueError, match="'black_0'"):
+        p.step({"white_0": 3})
+    assert p.unwrapped.game_state.ply == 0
+    _, _, _, _, infos = p.step({"black_0": 12})
+    assert infos["white_0"]["active_agent"] == "white_0"
+    _, _, _, _, infos = p.step({"white_0": 0})  # two groups: White places again
+    assert infos["black_0"]["active_agent"] == "white_0" and infos["white_0"]["turn_step"] == 2
+    _, rewards, terms, _, _ = p.step({"white_0": 12})  # occupied: env() ends the game
+    assert rewards["white_0"] == -1 and all(terms.values()) and p.agents == []
+    with pytest.raises(ValueError, match="call reset"):
+        p.step({"black_0": 0})

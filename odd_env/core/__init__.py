@@ -10,6 +10,7 @@ from .state import (
     NUM_PLANES,
     OBSERVATION_VERSION,
     PLANE_NAMES,
+    STATE_PLANE_NAMES,
     WHITE,
     GameState,
 )
@@ -22,6 +23,7 @@ __all__ = [
     "OBSERVATION_VERSION",
     "PLANE_NAMES",
     "SQUARE_SIZES",
+    "STATE_PLANE_NAMES",
     "WHITE",
     "GameState",
     "Geometry",

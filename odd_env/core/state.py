@@ -29,6 +29,28 @@ the placement arithmetic and the look-ahead that a network would otherwise
 have to learn, and the one fact of the history that the rules depend on.
 Planes 9 and 10 are zero when the viewer is not to act. The planes hold all
 the state the rules need: :meth:`GameState.from_observation` rebuilds it.
+
+State planes (``int8[C, H, W]``, :meth:`GameState.state_planes`, PettingZoo's
+``state()``): the same twelve planes seen from a fixed side, Black's,
+whoever is to act, so that a centralised critic or a replay buffer gets one
+view of a position. When Black is to act they equal Black's observation.
+
+=====  ==================================================================
+plane  content
+=====  ==================================================================
+0      black stones
+1      white stones
+2      empty on-board cells
+3      on-board cells (all ones in Xodd)
+4      the stone already placed this turn (step 2), else zeros
+5      constant: 1 in step 2 of a turn
+6      constant: 1 when Black is to act
+7      empty cells where a black stone keeps parity
+8      empty cells where a white stone keeps parity
+9      legal cells for a black stone, for the player to act
+10     legal cells for a white stone, for the player to act
+11     constant: 1 when the previous turn was a pass
+=====  ==================================================================
 """
 
 from __future__ import annotations
@@ -55,6 +77,21 @@ PLANE_NAMES = (
     "opponent colour legal",
     "previous turn was a pass",
 )
+STATE_PLANE_NAMES = (
+    "black stones",
+    "white stones",
+    "empty",
+    "on board",
+    "first stone of this turn",
+    "step 2",
+    "black to act",
+    "black keeps parity",
+    "white keeps parity",
+    "black legal",
+    "white legal",
+    "previous turn was a pass",
+)
+NUM_STATE_PLANES = len(STATE_PLANE_NAMES)
 BLACK, WHITE = 0, 1
 """Player indices (colour values on the board are index + 1)."""
 COLOUR_NAMES = ("black", "white")
@@ -341,6 +378,21 @@ class GameState:
             self._mask, self._keep = mask, keep
         else:
             K.observe_into(self.data, n, g.onboard, int(viewer), self._keep, self._mask, flat)
+        return out
+
+    def state_planes(self, out: np.ndarray | None = None) -> np.ndarray:
+        """int8[C, H, W] planes of the position from Black's side, whoever is to act
+        (the state table in the module docstring); Black's observation when Black acts."""
+        out = self.observation(BLACK, out)
+        if self.to_move == WHITE:
+            # Black's observation has the acting player's planes (6, 9, 10) from a
+            # bystander's side; restate them for White to act, in Black/White order.
+            n = self._n
+            flat = out.reshape(NUM_PLANES, n)
+            mask = self.legal_action_mask()  # cached by observation()
+            flat[6] = 0
+            flat[9] = mask[n : 2 * n]  # a black stone is White's opponent colour
+            flat[10] = mask[:n]
         return out
 
     def __repr__(self) -> str:
