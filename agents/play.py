@@ -161,9 +161,7 @@ class TerminalGame:
             except ValueError as e:
                 self.say(str(e))
                 return True
-            yours = s.describe([m for m in undone if not m.by_agent])
-            theirs = s.describe([m for m in undone if m.by_agent])
-            self.say(f"took back your {yours}" + (f" and {s.opponent_label}'s {theirs}" if theirs else ""))
+            self.say(s.describe_undone(undone))
             self.board()
         elif word == "hint":
             try:

@@ -457,6 +457,12 @@ class PlaySession:
         """The names of ``moves`` joined by ``", "`` (``"Wd4, Bc5"``)."""
         return ", ".join(m.name for m in moves)
 
+    def describe_undone(self, undone: Sequence[Move]) -> str:
+        """What :meth:`undo` took back: ``"took back your Bc3 and greedy's Wd4, end"``."""
+        yours = self.describe([m for m in undone if not m.by_agent])
+        theirs = self.describe([m for m in undone if m.by_agent])
+        return f"took back your {yours}" + (f" and {self.opponent_label}'s {theirs}" if theirs else "")
+
     # ------------------------------------------------------------ playing
     def play(self, action: int, reply: bool = True) -> list[Move]:
         """Play the person's ``action``, then (``reply``) the agent's replies; returns the moves made.

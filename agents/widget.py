@@ -159,8 +159,7 @@ class PlayWidget(anywidget.AnyWidget):
         if name in ("pass", "end_turn", "end turn"):
             self._move(lambda: s.button(reply=False))
         elif name == "undo":
-            undone = s.undo()
-            self._say(f"took back {s.describe(undone)}")
+            self._say(s.describe_undone(s.undo()))
         elif name == "hint":
             _, move = s.hint()
             self._say(f"hint: {s.hint_spec} would play {move}")
