@@ -91,8 +91,17 @@ class TerminalGame:
 
     def read(self) -> str | None:
         """One line from the person, or None at the end of the input."""
-        s = self.session
-        prompt = f"you ({s.human_name})> "
+        prompt = f"you ({self.session.human_name})> "
+        if not self.echo and self.stdin is sys.stdin and self.stdout is sys.stdout:
+            try:  # a person at a terminal: input() gives line editing and history with readline
+                import readline  # noqa: F401
+            except ImportError:  # pragma: no cover - Windows
+                pass
+            try:
+                return input(prompt).strip()
+            except EOFError:
+                self.say()
+                return None
         self.stdout.write(prompt)
         self.stdout.flush()
         line = self.stdin.readline()
