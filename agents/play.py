@@ -124,29 +124,34 @@ class TerminalGame:
                  f"({time.perf_counter() - t0:.1f} s)")
 
     def run(self) -> int:
-        """Play until the game ends or the person quits; returns the exit status (0)."""
+        """Play until the game ends or the person quits; returns the exit status (0, or 130 on Ctrl-C)."""
+        try:
+            return self._play()
+        except KeyboardInterrupt:  # nothing is lost: the game so far is saved
+            self.say()
+            self.stopped("interrupted")
+            return 130
+
+    def stopped(self, why: str) -> None:
+        """Save the unfinished game and say where."""
+        path = self.session.save(self.save_path)
+        self.say(f"{why}; record saved to {path} (go on with: python -m agents.play --load {path})")
+
+    def _play(self) -> int:
         s = self.session
         self.say(f"{s.adapter.game} {s.adapter.size}: {s.players()}. Type a move or 'help'.")
         if s.last_reply:
             self.say(f"{s.opponent_label} ({s.agent_name}) plays {s.describe(s.last_reply)}")
         self.board()
         while not s.is_over:
-            try:
-                line = self.read()
-            except KeyboardInterrupt:
-                self.say()
-                line = None
+            line = self.read()
             if line is None or line.lower() in ("quit", "exit", "q"):
-                path = s.save(self.save_path)
-                self.say(f"stopped before the end; record saved to {path} "
-                         f"(go on with: python -m agents.play --load {path})")
+                self.stopped("stopped before the end")
                 return 0
-            if not line:
-                continue
-            if self.command(line):
+            if not line or self.command(line):
                 continue
             try:
-                made = s.play_text(line, reply=False)
+                s.play_text(line, reply=False)
             except ValueError as e:  # one line saying why; the position is unchanged
                 self.say(str(e))
                 continue

@@ -23,6 +23,7 @@ adapter and an entry in :data:`ADAPTERS`, and nothing else here.
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
@@ -40,10 +41,10 @@ from .base import Agent
 
 
 # ---------------------------------------------------------------- the game adapter
-class GameAdapter:
+class GameAdapter(ABC):
     """What the play front ends need to know about one game at one size.
 
-    Subclasses implement every method; the session and the front ends never
+    A game implements every method; the session and the front ends never
     look inside a position beyond ``to_move``, ``is_terminal``,
     ``legal_action_mask()``, ``apply()`` and ``copy()``.
     """
@@ -57,15 +58,16 @@ class GameAdapter:
     move_help: str = ""
     """What a move looks like, for the terminal's help."""
 
+    @abstractmethod
     def new_state(self) -> Any:
         """The position at the start of a game."""
-        raise NotImplementedError
 
+    @abstractmethod
     def fits(self, agent: Agent) -> str | None:
         """None if ``agent`` can play this game at this size, else why not."""
-        raise NotImplementedError
 
     # reading and naming moves
+    @abstractmethod
     def parse(self, state: Any, text: str) -> list[int]:
         """The actions that ``text`` names for the player to act, checked legal in order.
 
@@ -73,54 +75,53 @@ class GameAdapter:
         turn). ValueError, with the rules' reason, if it is malformed or any
         of them is illegal.
         """
-        raise NotImplementedError
 
+    @abstractmethod
     def action_name(self, state: Any, action: int) -> str:
         """``action`` in the game's notation, for the player to act in ``state``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def illegal(self, state: Any, action: int) -> str | None:
         """None if ``action`` is legal in ``state``, else one sentence naming it and the rules' reason."""
-        raise NotImplementedError
 
+    @abstractmethod
     def decision(self, state: Any) -> str:
         """What the player to act decides now, e.g. ``"step 2: a second stone, or end"``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def result(self, state: Any) -> str:
         """The result of a finished game, one line."""
-        raise NotImplementedError
 
     # clicks on the board
+    @abstractmethod
     def click_action(self, state: Any, point: int, alternative: bool = False) -> int:
         """The action of a click on ``point``; ``alternative``: the other kind of piece (the opponent's colour)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def click_alternatives(self, state: Any) -> tuple[str, str] | None:
         """Labels of a click and an alternative click (``("black", "white")``), or None if a click has one meaning."""
-        raise NotImplementedError
 
+    @abstractmethod
     def button_action(self, state: Any) -> tuple[str, int] | None:
         """The label and action of the move that has a button (pass / end turn), or None where it is illegal."""
-        raise NotImplementedError
 
     # pictures
+    @abstractmethod
     def text(self, state: Any, colour: bool = False) -> str:
         """The board as text with coordinates and a status line; ``colour``: ANSI colours."""
-        raise NotImplementedError
 
+    @abstractmethod
     def svg(self, state: Any, actions: Sequence[int], cell_px: float) -> str:
         """The board as SVG with the legal moves and the last moves marked."""
-        raise NotImplementedError
 
+    @abstractmethod
     def click_points(self, cell_px: float) -> tuple[list[tuple[int, float, float]], float]:
         """The points a click can hit in :meth:`svg` as ``(point, x, y)`` pixels, and the hit radius."""
-        raise NotImplementedError
 
     # records
+    @abstractmethod
     def record_text(self, actions: Sequence[int], comment: str = "") -> str:
         """The record of the game that ``actions`` play from the start, ``comment`` as its first line."""
-        raise NotImplementedError
 
 
 _ANSI_RESET = "\x1b[0m"
@@ -257,9 +258,7 @@ class OddAdapter(GameAdapter):
         lines = out.split("\n")
         # Only the board rows: the letter lines and the status line have no stone symbols to colour.
         for i in range(1, len(lines) - 2):
-            lines[i] = "".join(
-                f"{_ANSI[ch]}{ch}{_ANSI_RESET}" if ch in _ANSI and j > 2 else ch for j, ch in enumerate(lines[i])
-            )
+            lines[i] = "".join(f"{_ANSI[ch]}{ch}{_ANSI_RESET}" if ch in _ANSI else ch for ch in lines[i])
         return "\n".join(lines)
 
     def svg(self, state: GameState, actions: Sequence[int], cell_px: float = 40) -> str:

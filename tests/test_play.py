@@ -313,31 +313,41 @@ def test_bad_choice_and_a_load_of_another_board_exit_2(tmp_path, capsys):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
-def test_terminal_colours_on_a_tty(tmp_path):
+def test_terminal_colours_on_a_tty_and_ctrl_c_saves(tmp_path):
     pty = pytest.importorskip("pty")
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["PYTHONPATH"] = str(ROOT)
-    code = ("import sys; from agents.play import main; "
-            f"sys.exit(main(['--board-size', '4', '--save', {str(tmp_path / 'g.txt')!r}]))")
+    saved = tmp_path / "g.txt"
+    code = f"import sys; from agents.play import main; sys.exit(main(['--board-size', '4', '--save', {str(saved)!r}]))"
     pid, fd = pty.fork()
     if pid == 0:  # the child: its standard streams are the terminal
         os.chdir(ROOT)
         os.execve(sys.executable, [sys.executable, "-c", code], env)
-    os.write(fd, b"b2\nquit\n")
-    chunks = []
-    while True:
-        try:
-            data = os.read(fd, 4096)
-        except OSError:  # the child closed the terminal
-            break
-        if not data:
-            break
-        chunks.append(data)
+    out = b""
+
+    def read_until(marker, count):
+        nonlocal out
+        while out.count(marker) < count:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                return
+            if not data:
+                return
+            out += data
+
+    read_until(b"you (black)> ", 1)
+    os.write(fd, b"b2\n")
+    read_until(b"you (black)> ", 2)  # the agent has replied
+    os.write(fd, b"\x03")  # Ctrl-C: SIGINT from the terminal
+    read_until(b"\x00", 1)  # to the end
     _, status = os.waitpid(pid, 0)
-    out = b"".join(chunks).decode()
-    assert os.waitstatus_to_exitcode(status) == 0
-    assert "\x1b[1;97;40mX\x1b[0m" in out  # the black stone, coloured
-    assert "record saved to" in out
+    text = out.decode()
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert "\x1b[1;97;40mX\x1b[0m" in text  # the black stone, coloured
+    assert f"interrupted; record saved to {saved}" in text
+    rec = GameRecord.load(saved)
+    assert rec.turns[0] == ((cell(rec.geometry, "b2"), BLACK),) and len(rec.turns) == 2
 
 
 # ------------------------------------------------------------------ the widget
