@@ -260,7 +260,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         print(f"{parser.prog}: error: {e}", file=sys.stderr)
         return 2
     a = session.adapter
-    save = Path(args.save) if args.save else Path("runs", "play", f"{a.game}{a.size}-{time.strftime('%Y%m%d-%H%M%S')}.txt")
+    default = Path("runs", "play", f"{a.game}{a.size}-{time.strftime('%Y%m%d-%H%M%S')}.txt")
+    save = Path(args.save) if args.save else default
     game = TerminalGame(session, save, use_colour(stdout, args.no_color), stdin, stdout)
     return game.run()
 

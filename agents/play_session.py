@@ -304,6 +304,14 @@ def load_record(path: str | os.PathLike) -> tuple[str, int, list[int]]:
 
 
 # ---------------------------------------------------------------- the session
+def _load(spec: str, what: str) -> Agent:
+    """``agents.load(spec)``; a file that cannot be read (a checkpoint) is a ValueError too."""
+    try:
+        return load(spec)
+    except OSError as e:
+        raise ValueError(f"cannot load {what} {spec!r}: {e}") from None
+
+
 @dataclass(frozen=True)
 class Move:
     """One action as played: by which player, whether the agent played it, and its name."""
@@ -344,7 +352,7 @@ class PlaySession:
         hint: str = "greedy",
         actions: Sequence[int] = (),
     ):
-        agent = load(opponent) if isinstance(opponent, str) else opponent
+        agent = _load(opponent, "the opponent") if isinstance(opponent, str) else opponent
         if not isinstance(agent, Agent):
             raise ValueError(f"opponent must be an agent spec or an Agent, got {type(opponent).__name__}")
         own = getattr(agent, "geometry", None)  # the one board of a network; None for the others
@@ -361,6 +369,7 @@ class PlaySession:
         self.seed = seed
         self.hint_spec = hint
         self._hint_agents: dict[str, Agent] = {}
+        self._hint_agent(hint)  # a bad spec is an error now, not at the first hint
         self.human = self._colour(human, seed)
         self._start(actions)
 
@@ -554,17 +563,19 @@ class PlaySession:
     def hint(self, spec: str | None = None) -> tuple[int, str]:
         """(action, name) that agent ``spec`` (default :attr:`hint_spec`) would play for the person now."""
         self._check_turn()
-        spec = spec or self.hint_spec
+        agent = self._hint_agent(spec or self.hint_spec)
+        agent.reset(self.seed)
+        action = int(agent.act(self._state.copy()))
+        return action, self.adapter.action_name(self._state, action)
+
+    def _hint_agent(self, spec: str) -> Agent:
         if spec not in self._hint_agents:
-            agent = load(spec)
+            agent = _load(spec, "the hint agent")
             reason = self.adapter.fits(agent)
             if reason is not None:
                 raise ValueError(f"the hint agent cannot play this board: {reason}")
             self._hint_agents[spec] = agent
-        agent = self._hint_agents[spec]
-        agent.reset(self.seed)
-        action = int(agent.act(self._state.copy()))
-        return action, self.adapter.action_name(self._state, action)
+        return self._hint_agents[spec]
 
     # ------------------------------------------------------------ records
     def record_text(self) -> str:

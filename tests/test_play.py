@@ -13,10 +13,10 @@ import pytest
 import agents
 from agents.greedy import GreedyAgent
 from agents.play import main, use_colour
-from agents.play_session import OddAdapter, PlaySession, adapter
+from agents.play_session import PlaySession, adapter
 from agents.random_agent import RandomAgent
 from odd_env.core import BLACK, WHITE, GameState, hexhex, square
-from odd_env.notation import parse_stone, stone_action
+from odd_env.notation import parse_stone
 from odd_env.records import GameRecord
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -173,6 +173,7 @@ def test_a_network_sized_agent_sets_or_checks_the_board():
     ({"game": "xodd", "board_size": 1}, "Xodd board_size must be from 2"),
     ({"human": "red"}, "human must be 'black', 'white' or 'random'"),
     ({"opponent": "nobody"}, "unknown agent 'nobody'"),
+    ({"hint": "mcts:simulations=0"}, "simulations must be >= 1"),
     ({"actions": [99999]}, "move #1 of the game to go on with"),
 ])
 def test_bad_session_arguments(kwargs, message):
@@ -297,10 +298,17 @@ def test_terminal_end_of_input_saves_the_game(tmp_path):
     (["--opponent", "mcts:simulations"], "malformed option"),
     (["--opponent", "mcts:simulations=0"], "simulations must be >= 1"),
     (["--load", "/nonexistent/game.txt"], "cannot read --load"),
+    (["--hint", "bogus"], "unknown agent 'bogus'"),
 ])
 def test_bad_arguments_exit_2(argv, message, capsys):
     assert main(argv, stdin=io.StringIO(""), stdout=io.StringIO()) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_missing_network_exits_2(capsys):
+    pytest.importorskip("torch")
+    assert main(["--opponent", "ppo:path=/nonexistent/last.pt"], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
+    assert "cannot load the opponent 'ppo:path=/nonexistent/last.pt'" in capsys.readouterr().err
 
 
 def test_bad_choice_and_a_load_of_another_board_exit_2(tmp_path, capsys):
