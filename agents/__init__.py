@@ -25,6 +25,10 @@ first use, so that heavy dependencies (torch) load only when asked for:
 ``agents/ppo.py`` only needs to define ``PPOAgent`` (an :class:`Agent` whose
 constructor takes the options, e.g. ``path=``).
 
+To play against an agent: ``python -m agents.play`` in a terminal (see
+:mod:`agents.play`), or ``agents.play_widget(opponent="greedy", game="xodd")``
+in Jupyter (:mod:`agents.widget`, imported on first use: it needs anywidget).
+
 This package imports numpy and numba only; torch is never imported here.
 """
 
@@ -127,6 +131,16 @@ def load(spec: str, **options: Any) -> Agent:
         return factory(**spec_options)
     except TypeError as exc:
         raise ValueError(f"bad options for agent {name!r}: {exc}") from exc
+
+
+def __getattr__(name: str) -> Any:
+    # play_widget needs anywidget (the notebooks extra): imported on first use only.
+    if name == "play_widget":
+        from .widget import play_widget
+
+        globals()[name] = play_widget
+        return play_widget
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

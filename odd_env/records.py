@@ -47,8 +47,8 @@ TurnLike = str | Sequence[Stone]
 """A turn as notation (``"Bc4,Wd5"``, ``"pass"``) or as a sequence of ``(cell, colour)`` stones."""
 
 
-def _reason(state: GameState, action: int) -> str | None:
-    """``state.why_illegal(action)`` with cell indices spelled as cell names."""
+def illegal_reason(state: GameState, action: int) -> str | None:
+    """None if ``action`` is legal in ``state``, else ``state.why_illegal(action)`` with cells named (``c4``)."""
     reason = state.why_illegal(action)
     if reason is None or isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
         return reason
@@ -137,7 +137,7 @@ class GameRecord:
     def play(self, action: int) -> None:
         """Record one relative ``action`` of the player to act; ValueError (nothing recorded) if illegal."""
         s = self._state
-        reason = _reason(s, action)
+        reason = illegal_reason(s, action)
         if reason is not None:
             raise ValueError(f"illegal action {action!r}: {reason}")
         a = int(action)
@@ -199,7 +199,7 @@ class GameRecord:
                 actions.append(2 * g.num_cells)
         trial = s.copy()
         for i, a in enumerate(actions):
-            reason = _reason(trial, a)
+            reason = illegal_reason(trial, a)
             if reason is not None:
                 if i < len(stones):
                     what = stone_name(g, *stones[i])
@@ -353,4 +353,4 @@ def _parse_header(line: str, lineno: int) -> Geometry:
         raise ValueError(f"line {lineno}: {e}") from None
 
 
-__all__ = ["GameRecord", "TurnLike"]
+__all__ = ["GameRecord", "TurnLike", "illegal_reason"]

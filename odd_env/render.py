@@ -67,13 +67,15 @@ _SQRT3 = math.sqrt(3.0)
 
 
 # ====================================================================== text
-def to_text(state: GameState) -> str:
+def to_text(state: GameState, *, show_legal: bool = False) -> str:
     """The board as text with coordinates and the group counts.
 
     ``X`` is black, ``O`` white, ``.`` empty; the stone placed in step 1 of the
     current turn is shown in brackets. Yodd rows are shifted by half a cell
     per row, as RULES.md section 4 draws them, so a Yodd column runs along a
     diagonal: its letter stands above the top row or below the bottom row.
+    ``show_legal``: the status line also says when pass / end turn is legal
+    (as in :func:`to_svg`).
     """
     g = state.geometry
     h, w = g.height, g.width
@@ -112,7 +114,7 @@ def to_text(state: GameState) -> str:
                 buf[x - 1], buf[x + 1] = "[", "]"
         lines.append(f"{h - r:>{len(str(h))}} {''.join(buf).rstrip()}  {h - r}")
     lines.append(letter_line(h - 1))
-    lines.append("; ".join(_status_lines(state)))
+    lines.append("; ".join(_status_lines(state, state.legal_action_mask() if show_legal else None)))
     return "\n".join(lines)
 
 

@@ -223,3 +223,17 @@ def test_human_mode_without_a_display_warns_once(monkeypatch):
 def test_importing_odd_env_loads_no_image_or_window_library():
     code = "import sys, odd_env; bad = {'PIL', 'matplotlib', 'tkinter'} & set(sys.modules); assert not bad, bad"
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_text_status_says_when_pass_or_end_turn_is_legal():
+    g = square(4)
+    rec = GameRecord.from_turns(g, ["Bb2"])
+    state = rec.state
+    plain = render.to_text(state)
+    assert plain.splitlines()[-1] == "groups: black 1, white 0, total 1 (odd); white to play, step 1"
+    assert render.to_text(state, show_legal=True) == plain + ", pass legal"
+    state.apply(int(np.flatnonzero(state.legal_action_mask()[: g.num_cells])[0]))  # a white stone: parity flips
+    assert state.turn_step == 2 and not state.legal_action_mask()[-1]
+    assert render.to_text(state, show_legal=True) == render.to_text(state)  # end turn illegal: nothing added
+    first = GameRecord.from_turns(g, []).state
+    assert render.to_text(first, show_legal=True) == render.to_text(first)  # no pass on the first turn

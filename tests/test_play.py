@@ -1,0 +1,483 @@
+"""Playing against an agent: the session, the terminal command (scripted on stdin) and the widget's messages."""
+
+import io
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import agents
+from agents.greedy import GreedyAgent
+from agents.play import main, use_colour
+from agents.play_session import PlaySession, adapter
+from agents.random_agent import RandomAgent
+from odd_env.core import BLACK, WHITE, GameState, hexhex, square
+from odd_env.notation import parse_stone
+from odd_env.records import GameRecord
+
+ROOT = Path(__file__).resolve().parent.parent
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def replayed(session):
+    """The position the session's actions lead to, replayed on a fresh state."""
+    state = GameState(session.adapter.geometry)
+    for a in session.actions:
+        state.apply(a)
+    return state
+
+
+def cell(g, name):
+    return parse_stone(g, "B" + name)[0]
+
+
+# ------------------------------------------------------------------ the session
+def stone(state, colour, keeps_parity):
+    """The name of a legal stone of ``colour`` that keeps (or flips) the parity, for the player to act."""
+    classes = state.placement_classes()[colour]
+    c = int(np.flatnonzero(classes == (2 if keeps_parity else 1))[0])
+    return "BW"[colour] + state.geometry.label(c)
+
+
+def test_person_moves_and_agent_replies_until_the_persons_turn():
+    s = PlaySession("xodd", 5, opponent="greedy", human="black", seed=0)
+    assert s.your_turn and s.moves == () and not s.can_undo
+    made = s.play_text("Bc3")
+    assert made[0].name == "Bc3" and not made[0].by_agent
+    assert all(m.by_agent and m.player == WHITE for m in made[1:]) and len(made) >= 2  # White's whole turn
+    assert s.your_turn and s.state == replayed(s) and s.last_reply == made[1:]
+    # A two-stone turn on one line: a parity-flipping stone, then another.
+    first = stone(s.state, WHITE, keeps_parity=False)
+    second = stone(s.state.child(s.adapter.parse(s.state, first)[0]), BLACK, keeps_parity=False)
+    n = len(s.moves)
+    made = s.play_text(f"{first},{second}")
+    assert [m.name for m in made[:2]] == [first, second] and s.moves[n:n + 2] == tuple(made[:2])
+    assert all(m.by_agent for m in made[2:]) and s.state == replayed(s)
+
+
+def test_agent_plays_first_when_the_person_is_white():
+    s = PlaySession("yodd", 3, opponent="greedy", human="white", seed=1)
+    assert [m.by_agent for m in s.moves] == [True]  # Black's first turn is one stone
+    assert s.moves[0].player == BLACK and s.your_turn and s.last_reply == list(s.moves)
+
+
+def test_random_colour_repeats_under_a_seed():
+    colours = {PlaySession("xodd", 4, human="random", seed=seed).human for seed in range(12)}
+    assert colours == {BLACK, WHITE}
+    assert all(PlaySession("xodd", 4, human="random", seed=s).human ==
+               PlaySession("xodd", 4, human="random", seed=s).human for s in range(4))
+
+
+@pytest.mark.parametrize("line, message", [
+    ("", "empty move"),
+    ("foo", "malformed stone 'foo'"),
+    ("Bz9", "not on the xodd 5 board"),
+    ("Bc3,Wd4", "ends black's turn"),
+    ("Bc3,Wd4,Be1", "3 parts"),
+    ("pass", "Black may not pass on the first turn"),
+    ("end", "no turn to end"),
+])
+def test_bad_lines_say_why_and_change_nothing(line, message):
+    s = PlaySession("xodd", 5, opponent="greedy", seed=0)
+    before = s.state
+    with pytest.raises(ValueError, match=re.escape(message)):
+        s.play_text(line)
+    assert s.state == before and s.moves == ()
+
+
+def test_illegal_moves_give_the_rules_reason():
+    s = PlaySession("xodd", 5, opponent="greedy", seed=0)
+    s.play_text("c3")  # a bare cell is a stone of the person's colour
+    assert s.moves[0].name == "Bc3"
+    moves = s.moves
+    with pytest.raises(ValueError, match="Wc3 is illegal: c3 is occupied by a black stone"):
+        s.play_text("Wc3")
+    # A parity-flipping first stone (k = 0) needs a parity-flipping second one: end is illegal.
+    free = next(c for c in ("a3", "b4", "d2", "e3", "b2", "d4") if s.state.board[cell(s.adapter.geometry, c)] == 0
+                and s.state.adjacent_groups(cell(s.adapter.geometry, c), BLACK) == 0)
+    s.play_text("B" + free, reply=False)
+    assert s.state.turn_step == 2
+    with pytest.raises(ValueError, match="end is illegal: end turn would leave an even number of groups"):
+        s.play_text("end")
+    with pytest.raises(ValueError, match="type end to end it"):
+        s.play_text("pass")
+    assert s.moves[:len(moves)] == moves and len(s.moves) == len(moves) + 1
+
+
+def test_undo_goes_back_to_the_persons_previous_decision():
+    s = PlaySession("xodd", 5, opponent="greedy", seed=3)
+    with pytest.raises(ValueError, match="nothing to undo"):
+        s.undo()
+    start = s.state
+    s.play_text("Bc3")
+    after_first = s.state
+    n = len(s.moves)
+    s.play_text(stone(s.state, BLACK, keeps_parity=False), reply=False)  # step 2 now
+    undone = s.undo()
+    assert len(undone) == 1 and s.state == after_first and len(s.moves) == n
+    undone = s.undo()  # the person's first stone and the agent's whole reply
+    assert not undone[0].by_agent and len(undone) > 1 and all(m.by_agent for m in undone[1:])
+    assert s.state == start and s.moves == () and s.your_turn
+
+
+def test_game_to_the_end_then_record_and_result():
+    s = PlaySession("yodd", 3, opponent="greedy", seed=2)
+    s.play_text("c3")
+    while not s.is_over:
+        s.button()  # the person passes whenever they may; the agent plays on until it passes too
+    assert s.outcome() in ("you won", "you lost") and s.status().startswith("game over")
+    with pytest.raises(ValueError, match="the game is over"):
+        s.play_text("pass")
+    rec = GameRecord.from_text(s.record_text())
+    assert list(rec.actions) == s.actions and rec.is_over
+    b, w = rec.state.group_counts
+    assert s.adapter.result(s.state) == f"{('black', 'white')[rec.state.winner]} wins; groups: black {b}, white {w}"
+    assert s.record_text().startswith("# you (black) vs greedy (white)\nyodd 3\n")
+
+
+def test_a_saved_game_goes_on(tmp_path):
+    s = PlaySession("xodd", 4, opponent="random", seed=5)
+    s.play_text("b2")
+    path = s.save(tmp_path / "sub" / "game.txt")
+    again = PlaySession.from_record(path, opponent="random", seed=5)
+    assert again.actions == s.actions and again.state == s.state and again.your_turn
+    assert [m.by_agent for m in again.moves] == [m.by_agent for m in s.moves]
+
+
+def test_hint_is_what_the_named_agent_plays():
+    s = PlaySession("xodd", 5, opponent="random", seed=4)
+    s.play_text("c3")
+    action, name = s.hint()
+    expected = GreedyAgent(seed=4).act(s.state)
+    assert action == expected and s.state.legal_action_mask()[action]
+    assert name == s.adapter.action_name(s.state, action)
+    action, _ = s.hint("random")
+    assert s.state.legal_action_mask()[action]
+    with pytest.raises(ValueError, match="unknown agent"):
+        s.hint("bogus")
+
+
+def test_a_network_sized_agent_sets_or_checks_the_board():
+    s = PlaySession(opponent=RandomAgent(seed=0, geometry=hexhex(3)))
+    assert (s.adapter.game, s.adapter.size) == ("yodd", 3)
+    with pytest.raises(ValueError, match="plays xodd 5, not xodd 7"):
+        PlaySession("xodd", 7, opponent=RandomAgent(seed=0, geometry=square(5)))
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"game": "chess"}, "unknown game 'chess'"),
+    ({"game": "xodd", "board_size": 1}, "Xodd board_size must be from 2"),
+    ({"human": "red"}, "human must be 'black', 'white' or 'random'"),
+    ({"opponent": "nobody"}, "unknown agent 'nobody'"),
+    ({"hint": "mcts:simulations=0"}, "simulations must be >= 1"),
+    ({"actions": [99999]}, "move #1 of the game to go on with"),
+])
+def test_bad_session_arguments(kwargs, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        PlaySession(**kwargs)
+
+
+def test_colour_text_is_the_plain_text_with_ansi_codes():
+    s = PlaySession("yodd", 4, opponent="greedy", seed=0)
+    s.play_text("d4")
+    plain = s.adapter.text(s.state)
+    coloured = s.adapter.text(s.state, colour=True)
+    assert coloured != plain and ANSI.sub("", coloured) == plain
+    assert "groups: black" in plain.splitlines()[-1]
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch):
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert use_colour(Tty()) and not use_colour(io.StringIO()) and not use_colour(Tty(), disabled=True)
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not use_colour(Tty())
+
+
+def test_click_points_are_the_drawn_cells():
+    for g in (square(5), hexhex(3)):
+        a = adapter(g.game, g.size)
+        points, radius = a.click_points(40)
+        assert sorted(p for p, _, _ in points) == list(np.flatnonzero(g.onboard))
+        xy = np.array([(x, y) for _, x, y in points])
+        gaps = np.sqrt(((xy[:, None] - xy[None]) ** 2).sum(-1)) + np.eye(len(xy)) * 1e9
+        assert gaps.min() >= 2 * radius - 1e-6  # a click hits at most one cell
+
+
+# ------------------------------------------------------------------ the terminal command
+SCRIPT = """help
+Bc3,Wd4
+foo
+pass
+c3
+undo
+undo
+c3
+Wc3
+hint
+hint mcts:simulations=20
+hint bogus
+save {mid}
+save
+board
+""" + "pass\n" * 60
+
+
+def run_play(args, stdin, env=None):
+    env = dict(os.environ, PYTHONPATH=str(ROOT), **(env or {}))
+    return subprocess.run([sys.executable, "-m", "agents.play", *args], input=stdin, capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=300)
+
+
+def test_terminal_plays_a_scripted_game(tmp_path):
+    mid, end = tmp_path / "mid.txt", tmp_path / "end.txt"
+    out = run_play(["--game", "xodd", "--board-size", "5", "--opponent", "greedy", "--seed", "1",
+                    "--save", str(end)], SCRIPT.format(mid=mid))
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "\x1b[" not in text  # not a terminal: no colours
+    assert text.startswith("xodd 5: you (black) against greedy (white).")
+    assert "   a  b  c  d  e" in text and "your turn (black), first turn: one stone" in text
+    for line in (
+        "you (black)> Bc3,Wd4\nBc3 ends black's turn (Black's first turn is one stone), so 'Wd4' cannot follow it",
+        "you (black)> foo\nmalformed stone 'foo'",
+        "you (black)> pass\npass is illegal: Black may not pass on the first turn",
+        "you (black)> undo\nnothing to undo: you have not moved yet",
+        "you (black)> Wc3\nWc3 is illegal: c3 is occupied by a black stone",
+        "you (black)> hint\nhint: greedy would play ",
+        "you (black)> hint mcts:simulations=20\nhint: mcts:simulations=20 would play ",
+        "you (black)> hint bogus\nno hint: unknown agent 'bogus'",
+        f"you (black)> save {mid}\nrecord saved to {mid}",
+        "you (black)> save\nsave needs a file name",
+    ):
+        assert line in text, line
+    assert re.search(r"you \(black\)> undo\ntook back your Bc3 and greedy's \S+", text)
+    assert "help" in text and "hint [SPEC]" in text
+    # The record saved mid-game: the person's Bc3 and the agent's reply.
+    mid_rec = GameRecord.load(mid)
+    assert mid_rec.turns[0] == ((cell(mid_rec.geometry, "c3"), BLACK),) and mid_rec.state.to_move == BLACK
+    # The end: the result, the group counts, and the record where it says.
+    rec = GameRecord.load(end)
+    assert rec.is_over and rec.actions[:len(mid_rec.actions)] == mid_rec.actions
+    b, w = rec.state.group_counts
+    winner = ("black", "white")[rec.state.winner]
+    assert f"game over: {winner} wins; groups: black {b}, white {w}" in text
+    assert text.rstrip().endswith(f"record saved to {end}")
+
+
+def test_terminal_goes_on_with_a_saved_game(tmp_path):
+    start = PlaySession("yodd", 3, opponent="greedy", seed=0)
+    start.play_text("c3")
+    saved = start.save(tmp_path / "g.txt")
+    out = run_play(["--load", str(saved), "--opponent", "greedy", "--save", str(tmp_path / "after.txt")], "quit\n")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("yodd 3: you (black)")
+    assert f"stopped before the end; record saved to {tmp_path / 'after.txt'}" in out.stdout
+    assert GameRecord.load(tmp_path / "after.txt").actions == GameRecord.load(saved).actions
+
+
+def test_terminal_end_of_input_saves_the_game(tmp_path):
+    out = run_play(["--game", "yodd", "--board-size", "3", "--as", "white", "--seed", "2",
+                    "--save", str(tmp_path / "g.txt")], "")
+    assert out.returncode == 0, out.stderr
+    assert "greedy (black) plays " in out.stdout and "stopped before the end" in out.stdout
+    assert len(GameRecord.load(tmp_path / "g.txt").actions) == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--board-size", "1"], "Xodd board_size must be from 2 to 19, got 1"),
+    (["--game", "yodd", "--board-size", "30"], "Yodd board_size (base) must be from 2 to 12"),
+    (["--opponent", "nobody"], "unknown agent 'nobody'"),
+    (["--opponent", "mcts:simulations"], "malformed option"),
+    (["--opponent", "mcts:simulations=0"], "simulations must be >= 1"),
+    (["--load", "/nonexistent/game.txt"], "cannot read --load"),
+    (["--hint", "bogus"], "unknown agent 'bogus'"),
+])
+def test_bad_arguments_exit_2(argv, message, capsys):
+    assert main(argv, stdin=io.StringIO(""), stdout=io.StringIO()) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_missing_network_exits_2(capsys):
+    pytest.importorskip("torch")
+    assert main(["--opponent", "ppo:path=/nonexistent/last.pt"], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
+    assert "cannot load the opponent 'ppo:path=/nonexistent/last.pt'" in capsys.readouterr().err
+
+
+def test_bad_choice_and_a_load_of_another_board_exit_2(tmp_path, capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--as", "red"])
+    assert e.value.code == 2
+    saved = PlaySession("xodd", 4, opponent="random", seed=0).save(tmp_path / "g.txt")
+    assert main(["--load", str(saved), "--game", "yodd"], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
+    assert "is a game of xodd 4, not yodd 4" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_terminal_colours_on_a_tty_and_ctrl_c_saves(tmp_path):
+    pty = pytest.importorskip("pty")
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(ROOT)
+    saved = tmp_path / "g.txt"
+    code = f"import sys; from agents.play import main; sys.exit(main(['--board-size', '4', '--save', {str(saved)!r}]))"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: its standard streams are the terminal
+        os.chdir(ROOT)
+        os.execve(sys.executable, [sys.executable, "-c", code], env)
+    out = b""
+
+    def read_until(marker, count):
+        nonlocal out
+        while out.count(marker) < count:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:  # the child closed the terminal
+                return
+            if not data:
+                return
+            out += data
+
+    read_until(b"you (black)> ", 1)
+    os.write(fd, b"b2\n")
+    read_until(b"you (black)> ", 2)  # the agent has replied
+    os.write(fd, b"\x03")  # Ctrl-C: SIGINT from the terminal
+    read_until(b"\x00", 1)  # to the end
+    _, status = os.waitpid(pid, 0)
+    text = out.decode()
+    assert os.waitstatus_to_exitcode(status) == 130
+    assert "\x1b[1;97;40mX\x1b[0m" in text  # the black stone, coloured
+    assert f"interrupted; record saved to {saved}" in text
+    rec = GameRecord.load(saved)
+    assert rec.turns[0] == ((cell(rec.geometry, "b2"), BLACK),) and len(rec.turns) == 2
+
+
+# ------------------------------------------------------------------ the widget
+anywidget = pytest.importorskip("anywidget")
+
+
+def widget(**kwargs):
+    return agents.play_widget(**{"opponent": "greedy", "game": "xodd", "board_size": 5, "seed": 0, **kwargs})
+
+
+def test_play_widget_is_exported_lazily():
+    code = ("import sys, agents; assert 'anywidget' not in sys.modules and 'torch' not in sys.modules; "
+            "f = agents.play_widget; assert callable(f) and agents.play_widget is f; "
+            "assert callable(agents.play_widget); import agents.widget; assert agents.play_widget is f")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    assert out.returncode == 0, out.stderr
+
+
+def test_widget_click_places_a_stone_and_the_agent_replies():
+    w = widget()
+    g = w.session.adapter.geometry
+    assert w.click_labels == ["black (yours)", "white (opponent's)"] and w.your_turn
+    assert w.button_label == ""  # no pass on the first turn
+    c3 = cell(g, "c3")
+    w.handle_message({"type": "click", "cell": c3, "colour": "own", "ply": 0})
+    s = w.session
+    assert s.moves[0].name == "Bc3" and all(m.by_agent for m in s.moves[1:]) and len(s.moves) >= 2
+    assert w.ply == len(s.moves) and w.your_turn and not w.busy
+    assert w.message.startswith("greedy (white) played ") and not w.message_is_error
+    # The stone is drawn where the click geometry says cell c3 is.
+    x, y = next((px, py) for p, px, py in w.points if p == c3)
+    stone = re.search(r'<circle class="stone black" data-cell="%d"[^>]* cx="([\d.]+)" cy="([\d.]+)"' % c3, w.svg)
+    assert stone and abs(float(stone.group(1)) - x) < 0.01 and abs(float(stone.group(2)) - y) < 0.01
+    assert 'class="legal black"' in w.svg  # the legal cells of the person's next step
+
+
+def test_widget_opponent_colour_and_undo():
+    w = widget(seed=1)
+    g = w.session.adapter.geometry
+    w.handle_message({"type": "click", "cell": cell(g, "c3")})
+    ply = w.ply
+    assert w.button_label == "pass"
+    # A white stone placed by Black (the opponent's colour); it adds a group, so end turn is illegal.
+    target = cell(g, stone(w.session.state, WHITE, keeps_parity=False)[1:])
+    w.handle_message({"type": "click", "cell": target, "colour": "opponent", "ply": ply})
+    move = w.session.moves[ply]
+    assert move.name == "W" + g.label(target) and move.player == BLACK and not move.by_agent
+    assert w.button_label == "" and w.session.state.turn_step == 2 and w.your_turn
+    w.handle_message({"type": "button", "name": "end_turn"})
+    assert w.message_is_error and "end is illegal: end turn would leave an even number of groups" in w.message
+    assert len(w.session.moves) == ply + 1
+    second = cell(g, stone(w.session.state, BLACK, keeps_parity=False)[1:])
+    w.handle_message({"type": "click", "cell": second, "colour": "own", "ply": ply + 1})
+    assert w.session.moves[ply + 1].player == BLACK and w.session.moves[ply + 2].by_agent
+    w.handle_message({"type": "button", "name": "undo"})
+    assert not w.message_is_error and re.fullmatch(r"took back your B[a-e][1-5] and greedy's \S+.*", w.message)
+    assert len(w.session.moves) == ply + 1 and w.session.state.turn_step == 2
+
+
+def test_widget_end_turn_after_a_parity_keeping_stone():
+    w = widget(seed=1)
+    g = w.session.adapter.geometry
+    w.handle_message({"type": "click", "cell": cell(g, "c3")})
+    ply = w.ply
+    target = cell(g, stone(w.session.state, BLACK, keeps_parity=True)[1:])
+    w.handle_message({"type": "click", "cell": target})
+    assert w.button_label == "end turn" and w.session.state.turn_step == 2
+    w.handle_message({"type": "button", "name": "end_turn"})
+    assert [m.name for m in w.session.moves[ply:ply + 2]] == ["B" + g.label(target), "end"]
+    assert w.session.moves[ply + 2].by_agent and w.your_turn
+
+
+def test_widget_pass_button_at_step_1():
+    w = widget(seed=2)
+    w.handle_message({"type": "click", "cell": cell(w.session.adapter.geometry, "c3")})
+    assert w.button_label == "pass"
+    ply = w.ply
+    w.handle_message({"type": "button", "name": "pass", "ply": ply})
+    assert w.session.moves[ply].name == "pass" and w.session.moves[ply].player == BLACK
+
+
+def test_widget_refuses_bad_moves_and_messages_without_change():
+    w = widget()
+    g = w.session.adapter.geometry
+    w.handle_message({"type": "click", "cell": cell(g, "c3")})
+    before = (w.session.actions, w.svg)
+    for msg, text in [
+        ({"type": "click", "cell": cell(g, "c3")}, "Bc3 is illegal: c3 is occupied by a black stone"),
+        ({"type": "click", "cell": 999}, "is not a cell of the xodd 5 board"),
+        ({"type": "click", "cell": 3, "colour": "green"}, "colour must be 'own' or 'opponent'"),
+        ({"type": "button", "name": "fly"}, "unknown button 'fly'"),
+        ({"type": "dance"}, "unknown message type 'dance'"),
+        ("click", "a message must be a dict"),
+    ]:
+        w.handle_message(msg)
+        assert w.message_is_error and text in w.message, (msg, w.message)
+        assert (w.session.actions, w.svg) == before
+    w.handle_message({"type": "click", "cell": cell(g, "a2"), "ply": 0})  # made before the last change
+    assert (w.session.actions, w.svg) == before
+
+
+def test_widget_new_game_and_hint():
+    w = widget()
+    w.handle_message({"type": "click", "cell": 12})
+    w.handle_message({"type": "button", "name": "new", "as": "white"})
+    s = w.session
+    assert s.human == WHITE and len(s.moves) == 1 and s.moves[0].by_agent and w.human == "white"
+    assert w.click_labels == ["white (yours)", "black (opponent's)"]
+    w.handle_message({"type": "button", "name": "hint"})
+    assert re.fullmatch(r"hint: greedy would play [BW][a-e][1-5]", w.message)
+    assert not w.message_is_error and len(s.moves) == 1
+    w.handle_message({"type": "button", "name": "new", "as": "purple"})
+    assert w.message_is_error and "human must be" in w.message
+
+
+def test_widget_game_to_the_end_shows_the_result():
+    w = widget(game="yodd", board_size=3, seed=3)
+    w.handle_message({"type": "click", "cell": cell(w.session.adapter.geometry, "c3")})
+    for _ in range(50):
+        if w.session.is_over:
+            break
+        w.handle_message({"type": "button", "name": "pass"})
+    assert w.session.is_over and w.status.startswith("game over: ")
+    assert "game over" in w.svg and not w.your_turn and w.button_label == "" and w.click_labels == []
