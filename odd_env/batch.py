@@ -135,9 +135,10 @@ class OddBatch:
         arr = np.asarray(actions)
         if arr.shape != (self.num_games,):
             raise ValueError(f"actions must have shape ({self.num_games},), got {arr.shape}")
-        if arr.dtype.kind not in "iu":
+        kind = arr.dtype.kind
+        if kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
-        if arr.dtype == np.uint64:  # the one integer dtype whose values can wrap in int64
+        if kind == "u" and arr.itemsize == 8:  # uint64: the one integer dtype whose values wrap in int64
             big = np.flatnonzero(arr >= self.num_actions)
             if len(big):
                 b = int(big[0])

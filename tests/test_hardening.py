@@ -795,3 +795,16 @@ def test_render_cell_px_range():
     assert board_layout(s.geometry, 32) is board_layout(s.geometry, 32.0)
     with pytest.raises(ValueError, match=f"from {lo} to {hi}"):
         board_layout(s.geometry, hi + 1)
+
+
+def test_gym_opponent_must_be_callable_or_have_a_callable_act():
+    from odd_env import OddGymEnv
+
+    class NotAnAgent:
+        act = "random"
+
+    with pytest.raises(ValueError, match="opponent must be"):
+        OddGymEnv("xodd", 4, opponent=NotAnAgent())
+    env = OddGymEnv("xodd", 4, opponent=lambda obs, mask: np.array(np.flatnonzero(mask)[0]), play_as="white")
+    obs, info = env.reset(seed=0)  # the opponent's 0-d array action is played like an integer
+    assert env.state.ply == 1 and info["action_mask"].any()

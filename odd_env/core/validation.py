@@ -33,10 +33,8 @@ from .geometry import Geometry
 def as_int(value: Any) -> int | None:
     """``value`` as a Python int if it is an integer scalar (``int``, NumPy integer,
     0-d integer array; not ``bool``), else None. The conversion is exact."""
-    if isinstance(value, (bool, np.bool_)):
-        return None
     if isinstance(value, (int, np.integer)):
-        return int(value)
+        return None if type(value) is bool else int(value)
     if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
         return int(value)
     return None
