@@ -196,12 +196,6 @@ class GameState:
         data[m + K.M_STEP] = int(on[5, 0])
         data[m + K.M_FIRST_STONE] = int(np.flatnonzero(on[4])[0]) if on[5, 0] else -1
         data[m + K.M_PASSES] = int(on[11, 0])
-        b, w = state.group_counts
-        if not on[5, 0] and b + w > 0 and (b + w) % 2 == 0:
-            raise ValueError(
-                f"planes 0 and 1 hold an even total of groups ({b + w}: black {b}, white {w}) at the start "
-                "of a turn (plane 5 is 0); every turn ends with an odd total"
-            )
         try:
             check_state(g, data)
         except ValueError as err:

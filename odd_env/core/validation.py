@@ -211,7 +211,7 @@ def _check_one(s, n, nbr, onboard, running_only, root, count, queue, seen, local
         return _fail(out, E_STONES, s[m + K.M_STONES], stones, 0)
 
     # Parity bits: per empty cell, bit c-1 is the parity of the number of
-    # distinct groups of colour c around it (RULES.md section 3).
+    # distinct groups of colour c around it (docs/rules/xodd_yodd.md section 3).
     flips_black = 0
     flips_white = 0
     for x in range(n):
