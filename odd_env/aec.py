@@ -7,6 +7,7 @@ hold the documentation pages, the ``env()`` / ``raw_env`` pair and
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
+from ._args import check_options, check_seed
 from .core.geometry import Geometry, geometry as make_geometry
 from .core import kernels as K
 from .core.state import NUM_PLANES, NUM_STATE_PLANES, OBSERVATION_VERSION, GameState
@@ -109,8 +111,11 @@ class OddRawEnv(AECEnv):
         :class:`~odd_env.core.state.GameState`. The position must be on this
         env's board and the game not over (ValueError otherwise). The rules are
         deterministic; ``seed`` seeds ``self.np_random`` for code that wants
-        randomness tied to the env.
+        randomness tied to the env. ``seed`` may be any non-negative integer
+        scalar (NumPy integers included); ``options`` None or a dict.
         """
+        seed = check_seed(seed)
+        options = check_options(options)
         if seed is not None or not hasattr(self, "np_random"):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.state_ = self._start_state(options)
@@ -118,10 +123,10 @@ class OddRawEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def _start_state(self, options: dict | None) -> GameState:
+    def _start_state(self, options: Mapping[str, Any]) -> GameState:
         """The position a reset starts from (see :meth:`reset`)."""
         # Other keys are ignored, as Gymnasium envs do (PettingZoo's api_test passes one).
-        if not options or ("record" not in options and "state" not in options):
+        if "record" not in options and "state" not in options:
             return GameState(self.geometry)
         if "record" in options and "state" in options:
             raise ValueError("give reset either options['record'] or options['state'], not both")
@@ -149,9 +154,14 @@ class OddRawEnv(AECEnv):
         return state
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Planes from ``agent``'s side and its action mask (zeros unless it is to act)."""
+        """Planes from ``agent``'s side and its action mask (zeros unless it is to act).
+
+        ``agent`` is one of ``possible_agents``; ValueError otherwise.
+        """
+        if not isinstance(agent, str) or agent not in AGENTS:
+            raise ValueError(f"unknown agent {agent!r}: the agents are {AGENTS[0]!r} and {AGENTS[1]!r}")
         s = self.state_
-        viewer = 0 if agent == AGENTS[0] else 1
+        viewer = AGENTS.index(agent)
         planes = s.observation(viewer)
         if viewer == s.to_move:  # a finished game's mask is all zeros
             mask = s.legal_action_mask().copy()
@@ -164,7 +174,11 @@ class OddRawEnv(AECEnv):
         return self.state_.state_planes()
 
     def step(self, action: int) -> None:
-        """Play ``action`` for ``agent_selection``; ValueError (nothing changed) if illegal."""
+        """Play ``action`` (an integer scalar, NumPy and 0-d arrays included) for
+        ``agent_selection``; ValueError (nothing changed) if illegal, or if the
+        game is over and every agent has left."""
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left (each stepped with None): call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -40,6 +40,7 @@ from .core import batch_kernels as BK
 from .core import kernels as K
 from .core.geometry import Geometry, geometry as make_geometry
 from .core.state import NUM_PLANES, GameState
+from .core.validation import as_int, check_states
 
 
 class BatchStep(NamedTuple):
@@ -57,9 +58,11 @@ class OddBatch:
     """``num_games`` games of Xodd or Yodd stepped together (see the module docstring)."""
 
     def __init__(self, game: str, board_size: int, num_games: int, as_torch: bool = False):
-        """``game`` is "xodd" or "yodd"; ``board_size`` as in the AEC envs."""
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+        """``game`` is "xodd" or "yodd"; ``board_size`` as in the AEC envs; ``as_torch`` a bool."""
+        if as_int(num_games) is None or num_games < 1:
             raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
+        if not isinstance(as_torch, (bool, np.bool_)):
+            raise ValueError(f"as_torch must be True or False, got {as_torch!r}")
         self.geometry: Geometry = make_geometry(game, board_size)
         g = self.geometry
         self.game = g.game
@@ -78,7 +81,7 @@ class OddBatch:
         self._to_play = np.zeros(B, dtype=np.int8)
         self._final_rewards = np.zeros((B, 2), dtype=np.float32)
         self._actions = np.zeros(B, dtype=np.int64)
-        self.as_torch = as_torch
+        self.as_torch = as_torch = bool(as_torch)
         arrays = (self._obs, self._mask_out, self._reward, self._terminated, self._to_play,
                   self._final_obs, self._final_rewards)
         if as_torch:
@@ -94,7 +97,9 @@ class OddBatch:
 
     def reset(self, seed: int | None = None) -> BatchStep:
         """Start every game on an empty board (the rules have no randomness;
-        ``seed`` is accepted for API symmetry and ignored)."""
+        ``seed``, None or a non-negative integer, is accepted for API symmetry and ignored)."""
+        if seed is not None and (as_int(seed) is None or as_int(seed) < 0):
+            raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
         g = self.geometry
         BK.batch_reset(self._states, g.num_cells, g.neighbours, g.onboard,
                        self._flat_obs, self._mask, self._keep)
@@ -130,8 +135,14 @@ class OddBatch:
         arr = np.asarray(actions)
         if arr.shape != (self.num_games,):
             raise ValueError(f"actions must have shape ({self.num_games},), got {arr.shape}")
-        if arr.dtype.kind not in "iu":
+        kind = arr.dtype.kind
+        if kind not in "iu":
             raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
+        if kind == "u" and arr.itemsize == 8:  # uint64: the one integer dtype whose values wrap in int64
+            big = np.flatnonzero(arr >= self.num_actions)
+            if len(big):
+                b = int(big[0])
+                raise ValueError(f"illegal action {int(arr[b])} in game {b}: {self.game_state(b).why_illegal(int(arr[b]))}")
         np.copyto(self._actions, arr, casting="unsafe")
         return self._actions
 
@@ -147,14 +158,20 @@ class OddBatch:
         return self._states.copy()
 
     def set_states(self, states: np.ndarray) -> BatchStep:
-        """Continue from states saved by :meth:`get_states`; recompute observations and masks."""
+        """Continue from states saved by :meth:`get_states`; recompute observations and masks.
+
+        Every row must be a running game the rules can reach
+        (:func:`~odd_env.core.validation.check_states`); otherwise ValueError
+        naming the game and what is wrong, and no game changes.
+        """
+        if hasattr(states, "detach"):  # a torch tensor
+            states = states.detach().cpu().numpy()
         states = np.asarray(states)
         if states.shape != self._states.shape or states.dtype != np.int32:
             raise ValueError(f"states must be int32{list(self._states.shape)}, got {states.dtype}{list(states.shape)}")
         g = self.geometry
         n = g.num_cells
-        for b in range(self.num_games):
-            GameState(g, states[b].copy())  # validates the layout
+        check_states(g, states, running_only=True)
         self._states[:] = states
         for b in range(self.num_games):
             player = int(self._states[b, 2 * n + K.M_TO_MOVE])
@@ -169,11 +186,16 @@ class OddBatch:
         return self._out
 
     def game_state(self, index: int) -> GameState:
-        """A copy of game ``index`` as a :class:`~odd_env.core.GameState`."""
-        return GameState(self.geometry, self._states[index].copy())
+        """A copy of game ``index`` (``0..num_games-1``) as a :class:`~odd_env.core.GameState`."""
+        i = as_int(index)
+        if i is None or not 0 <= i < self.num_games:
+            raise ValueError(f"game index must be an integer 0..{self.num_games - 1}, got {index!r}")
+        return GameState._trusted(self.geometry, self._states[i].copy())
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action for every game (reproducible under ``rng``)."""
+        """A uniformly random legal action for every game (reproducible under ``rng``, a numpy Generator)."""
+        if not isinstance(rng, np.random.Generator):
+            raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
         out = np.empty(self.num_games, dtype=np.int64)
         BK.sample_legal(self._mask, rng.random((self.num_games, 5)), out)
         return out

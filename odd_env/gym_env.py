@@ -37,8 +37,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from ._args import check_options, check_seed
 from .core.geometry import geometry as make_geometry
 from .core.state import COLOUR_NAMES, NUM_PLANES, OBSERVATION_VERSION, GameState
+from .core.validation import as_int
 from .render import to_rgb, to_text
 
 Opponent = Callable[[np.ndarray, np.ndarray], int]
@@ -86,7 +88,7 @@ class OddGymEnv(gymnasium.Env):
             import agents  # the reference players ship in the same distribution
 
             return agents.load(opponent)
-        if not callable(opponent) and not hasattr(opponent, "act"):
+        if not callable(opponent) and not callable(getattr(opponent, "act", None)):
             raise ValueError(
                 "opponent must be an agent name (e.g. 'random', 'greedy'), an agents.Agent, "
                 f"or a callable (observation, action_mask) -> action; got {opponent!r}"
@@ -95,7 +97,13 @@ class OddGymEnv(gymnasium.Env):
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
-        """New game; the opponent opens when the learner is White."""
+        """New game; the opponent opens when the learner is White.
+
+        ``seed``: None or a non-negative integer scalar (NumPy integers
+        included); ``options``: None or a dict (no keys are used yet).
+        """
+        seed = check_seed(seed)
+        check_options(options)
         super().reset(seed=seed)
         if seed is not None and hasattr(self.opponent, "reset"):
             self.opponent.reset(seed=int(self.np_random.integers(2**31)))
@@ -109,16 +117,17 @@ class OddGymEnv(gymnasium.Env):
         return self._observation(), self._info()
 
     def step(self, action: int):
-        """The learner's step, then the opponent's steps until the learner is to act or the game ends."""
+        """The learner's step (an integer scalar, NumPy and 0-d arrays included), then the
+        opponent's steps until the learner is to act or the game ends."""
         if self.state.is_terminal or self._forfeit is not None:
             raise ValueError("the episode is over: call reset()")
         reason = self.state.why_illegal(action)
         if reason is not None:
-            in_space = isinstance(action, (int, np.integer)) and not isinstance(action, (bool, np.bool_)) \
-                and 0 <= int(action) < self.geometry.num_actions
+            a = as_int(action)
+            in_space = a is not None and 0 <= a < self.geometry.num_actions
             if self.illegal_action == "raise" or not in_space:
                 raise ValueError(f"learner ({COLOUR_NAMES[self.learner]}): illegal action {action!r}: {reason}")
-            self._forfeit = f"illegal action {int(action)}: {reason}"
+            self._forfeit = f"illegal action {a}: {reason}"
             info = self._info()
             return self._observation(), -1.0, True, False, info
         self.state.apply(action)
@@ -145,7 +154,7 @@ class OddGymEnv(gymnasium.Env):
     def _play_opponent(self) -> None:
         s = self.state
         while not s.is_terminal and s.to_move != self.learner:
-            if hasattr(self.opponent, "act"):
+            if callable(getattr(self.opponent, "act", None)):
                 action = self.opponent.act(s.copy())
             else:
                 action = self.opponent(s.observation(), s.legal_action_mask().copy())

@@ -21,7 +21,8 @@ import re
 from collections.abc import Sequence
 
 from .core.geometry import Geometry
-from .core.state import BLACK, WHITE, GameState
+from .core.state import GameState
+from .core.validation import as_int, check_colour
 
 Stone = tuple[int, int]
 """A stone as ``(cell, colour)``, colour 0 black or 1 white."""
@@ -40,9 +41,10 @@ _CELL = re.compile(r"([a-z])([0-9]{1,2})")
 
 def cell_name(geometry: Geometry, cell: int) -> str:
     """The name of array cell ``cell``, e.g. ``"c4"``."""
-    if not 0 <= cell < geometry.num_cells or not geometry.onboard[cell]:
-        raise ValueError(f"cell {cell} is not on the {geometry.game} {geometry.size} board")
-    return geometry.label(cell)
+    x = as_int(cell)
+    if x is None or not 0 <= x < geometry.num_cells or not geometry.onboard[x]:
+        raise ValueError(f"cell {cell!r} is not on the {geometry.game} {geometry.size} board")
+    return geometry.label(x)
 
 
 def parse_cell(geometry: Geometry, name: str) -> int:
@@ -68,9 +70,7 @@ def column_letters(geometry: Geometry) -> str:
 
 def stone_name(geometry: Geometry, cell: int, colour: int) -> str:
     """The name of a stone of ``colour`` (0 black, 1 white) on ``cell``, e.g. ``"Bc4"``."""
-    if colour not in (BLACK, WHITE):
-        raise ValueError(f"colour must be 0 (black) or 1 (white), got {colour!r}")
-    return COLOUR_LETTERS[colour] + cell_name(geometry, cell)
+    return COLOUR_LETTERS[check_colour(colour)] + cell_name(geometry, cell)
 
 
 def parse_stone(geometry: Geometry, text: str) -> Stone:
@@ -92,13 +92,29 @@ def parse_stone(geometry: Geometry, text: str) -> Stone:
     return cell, colour
 
 
-def turn_name(geometry: Geometry, turn: Sequence[Stone]) -> str:
-    """The notation of a turn: ``"Bc4,Wd5"``, ``"Bc4"``, or ``"pass"`` for no stones."""
+def check_stones(geometry: Geometry, turn: Sequence[Stone]) -> Turn:
+    """``turn`` (a sequence of at most two ``(cell, colour)`` pairs of integers, on-board
+    cells, colours 0 or 1) as a :data:`Turn`; ValueError saying what is wrong otherwise."""
+    if isinstance(turn, str) or not isinstance(turn, Sequence):
+        raise ValueError(f"a turn must be a sequence of (cell, colour) stones, got {turn!r}")
     if len(turn) > 2:
         raise ValueError(f"a turn has at most two stones, got {len(turn)}")
-    if not turn:
+    stones = []
+    for stone in turn:
+        if isinstance(stone, str) or not isinstance(stone, Sequence) or len(stone) != 2:
+            raise ValueError(f"a stone must be a (cell, colour) pair of integers, got {stone!r}")
+        cell, colour = as_int(stone[0]), check_colour(stone[1])
+        cell_name(geometry, stone[0])  # an integer cell on the board, or ValueError
+        stones.append((cell, colour))
+    return tuple(stones)
+
+
+def turn_name(geometry: Geometry, turn: Sequence[Stone]) -> str:
+    """The notation of a turn: ``"Bc4,Wd5"``, ``"Bc4"``, or ``"pass"`` for no stones."""
+    stones = check_stones(geometry, turn)
+    if not stones:
         return PASS
-    return ",".join(stone_name(geometry, int(cell), int(colour)) for cell, colour in turn)
+    return ",".join(stone_name(geometry, cell, colour) for cell, colour in stones)
 
 
 def parse_turn(geometry: Geometry, text: str) -> Turn:
@@ -133,19 +149,18 @@ def parse_turn(geometry: Geometry, text: str) -> Turn:
 def stone_action(state: GameState, cell: int, colour: int) -> int:
     """The relative action placing a stone of ``colour`` (0 black, 1 white) on ``cell`` for the player to act."""
     n = state.geometry.num_cells
-    if not 0 <= cell < n:
-        raise ValueError(f"cell {cell} is out of range 0..{n - 1}")
-    if colour not in (BLACK, WHITE):
-        raise ValueError(f"colour must be 0 (black) or 1 (white), got {colour!r}")
-    return int(cell) if colour == state.to_move else n + int(cell)
+    x = as_int(cell)
+    if x is None or not 0 <= x < n:
+        raise ValueError(f"cell {cell!r} is out of range: cells are integers 0..{n - 1}")
+    return x if check_colour(colour) == state.to_move else n + x
 
 
 def action_name(state: GameState, action: int) -> str:
     """The notation of a relative ``action`` for the player to act: ``"Bc4"``, ``"pass"`` or ``"end"``."""
     g = state.geometry
     n = g.num_cells
-    a = int(action)
-    if not 0 <= a <= 2 * n:
+    a = as_int(action)
+    if a is None or not 0 <= a <= 2 * n:
         raise ValueError(f"action {action!r} is out of range: actions are 0..{2 * n}")
     if a == 2 * n:
         return END_TURN if state.turn_step == 2 else PASS

@@ -21,6 +21,7 @@ import numpy as np
 from .core import kernels as K
 from .core.geometry import Geometry, geometry as make_geometry
 from .core.state import COLOUR_NAMES, GameState
+from .core.validation import check_state
 from .notation import parse_cell
 
 _TOKENS = {".": 0, "X": 1, "B": 1, "O": 2, "W": 2}
@@ -37,8 +38,11 @@ def from_ascii(
     With ``first_stone`` (a cell name holding a stone), the position is in
     step 2 of ``to_move``'s turn, that stone having been placed in step 1.
     Without it, the position is at the start of a turn, so the total number of
-    groups must be odd (or the board empty, with Black to move).
+    groups must be odd (or the board empty, with Black to move). A position the
+    rules cannot reach raises ValueError saying why.
     """
+    if not isinstance(drawing, str):
+        raise ValueError(f"drawing must be text, one line per board row, got {type(drawing).__name__}")
     lines = [ln.split() for ln in drawing.strip("\n").splitlines() if ln.strip()]
     if isinstance(game, Geometry):
         g = game
@@ -49,7 +53,7 @@ def from_ascii(
         g = make_geometry(game, size)
     if len(lines) != g.height:
         raise ValueError(f"a {g.game} {g.size} drawing needs {g.height} rows, got {len(lines)}")
-    if to_move not in COLOUR_NAMES:
+    if not isinstance(to_move, str) or to_move not in COLOUR_NAMES:
         raise ValueError(f"to_move must be 'black' or 'white', got {to_move!r}")
     state = GameState(g)
     n = g.num_cells
@@ -81,6 +85,10 @@ def from_ascii(
         )
     elif total == 0 and to_move != "black":
         raise ValueError("on the empty board Black is to move")
+    try:
+        check_state(g, data)
+    except ValueError as err:
+        raise ValueError(f"the drawing is not a position the rules can reach: {err}") from None
     return state
 
 

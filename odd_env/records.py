@@ -29,14 +29,14 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Iterator, Sequence
 
-import numpy as np
-
 from .core.geometry import Geometry, geometry as make_geometry
 from .core.state import COLOUR_NAMES, GameState
+from .core.validation import as_int
 from .notation import (
     Stone,
     Turn,
     cell_name,
+    check_stones,
     parse_turn,
     stone_action,
     stone_name,
@@ -50,12 +50,13 @@ TurnLike = str | Sequence[Stone]
 def illegal_reason(state: GameState, action: int) -> str | None:
     """None if ``action`` is legal in ``state``, else ``state.why_illegal(action)`` with cells named (``c4``)."""
     reason = state.why_illegal(action)
-    if reason is None or isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+    a = as_int(action)
+    if reason is None or a is None:
         return reason
     g = state.geometry
     n = g.num_cells
-    if 0 <= action < 2 * n:
-        x = int(action) % n
+    if 0 <= a < 2 * n:
+        x = a % n
         if g.onboard[x]:
             name = cell_name(g, x)
             if state.board[x] in (1, 2):
@@ -140,7 +141,7 @@ class GameRecord:
         reason = illegal_reason(s, action)
         if reason is not None:
             raise ValueError(f"illegal action {action!r}: {reason}")
-        a = int(action)
+        a = as_int(action)
         n = self.geometry.num_cells
         if a == 2 * n:
             if s.turn_step == 1:
@@ -173,7 +174,7 @@ class GameRecord:
         """The actions of ``turn`` from the current position, checked on a copy of it."""
         g = self.geometry
         s = self._state
-        stones = parse_turn(g, turn) if isinstance(turn, str) else tuple((int(c), int(k)) for c, k in turn)
+        stones = parse_turn(g, turn) if isinstance(turn, str) else check_stones(g, turn)
         text = turn_name(g, stones)
         if s.is_terminal:
             raise ValueError(f"the game is over ({COLOUR_NAMES[s.winner]} won): no turn can follow")
@@ -297,8 +298,14 @@ class GameRecord:
     @classmethod
     def load(cls, path: str | os.PathLike) -> GameRecord:
         """Read a record from ``path``; ValueError naming the file and line if it is malformed or illegal."""
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except UnicodeDecodeError as e:
+            raise ValueError(
+                f"{os.fspath(path)}: not a game record: byte {e.object[e.start]:#04x} at offset {e.start} "
+                "is not UTF-8 text"
+            ) from None
         try:
             return cls.from_text(text)
         except ValueError as e:
@@ -345,7 +352,7 @@ def _parse_header(line: str, lineno: int) -> Geometry:
     game, size = parts[0].lower(), parts[1]
     if game not in ("xodd", "yodd"):
         raise ValueError(f"line {lineno}: unknown game {parts[0]!r} in the header: expected 'xodd' or 'yodd'")
-    if not size.isdigit():
+    if not (size.isascii() and size.isdigit()):
         raise ValueError(f"line {lineno}: the board size in the header must be a number, {example}, got {size!r}")
     try:
         return make_geometry(game, int(size))

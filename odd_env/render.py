@@ -39,6 +39,7 @@ import numpy as np
 
 from .core.geometry import Geometry
 from .core.state import BLACK, COLOUR_NAMES, WHITE, GameState
+from .core.validation import as_int
 from .notation import cell_name, column_letters, stone_name
 
 SYMBOLS = {0: ".", 1: "X", 2: "O"}
@@ -216,12 +217,28 @@ def _label_cells(g: Geometry) -> list[tuple[str, int, int]]:
 
 _STATUS_CHARS = 42  # the longest status line, in characters, that must fit
 
+CELL_PX_RANGE = (4, 128)
+"""Allowed ``cell_px`` (pixels between adjacent cells): below 4 nothing is legible, above
+128 a 19 x 19 RGB picture takes hundreds of megabytes."""
+
+
+def _check_cell_px(cell_px: object) -> float:
+    lo, hi = CELL_PX_RANGE
+    if isinstance(cell_px, (bool, np.bool_)) or not isinstance(cell_px, (int, float, np.integer, np.floating)) \
+            or not lo <= cell_px <= hi:
+        raise ValueError(f"cell_px must be a number of pixels from {lo} to {hi}, got {cell_px!r}")
+    return float(cell_px)
+
+
+def board_layout(geometry: Geometry, cell_px: float = 32) -> BoardLayout:
+    """The layout of ``geometry``'s board drawn with ``cell_px`` pixels (4 to 128) between adjacent cells."""
+    if not isinstance(geometry, Geometry):
+        raise ValueError(f"geometry must be an odd_env Geometry, got {type(geometry).__name__}")
+    return _board_layout(geometry, _check_cell_px(cell_px))
+
 
 @lru_cache(maxsize=64)
-def board_layout(geometry: Geometry, cell_px: float = 32) -> BoardLayout:
-    """The layout of ``geometry``'s board drawn with ``cell_px`` pixels between adjacent cells."""
-    if not cell_px > 0:
-        raise ValueError(f"cell_px must be positive, got {cell_px!r}")
+def _board_layout(geometry: Geometry, cell_px: float) -> BoardLayout:
     g = geometry
     pts = [_unit(g, *g.row_col(c)) for c in range(g.num_cells) if g.onboard[c]]
     labels = [_unit(g, r, c) for _, r, c in _label_cells(g)]
@@ -258,13 +275,14 @@ class _Shape:
 
 
 def heatmap_colours(values: np.ndarray, value_range: tuple[float, float] | None = None) -> list[str | None]:
-    """The colour (``"#rrggbb"``, viridis) of each value, None where it is NaN; ``value_range`` defaults to min..max."""
-    v = np.asarray(values, dtype=float).reshape(-1)
+    """The colour (``"#rrggbb"``, viridis) of each value, None where it is not finite;
+    ``value_range`` (two finite numbers, low <= high) defaults to min..max."""
+    v = _as_floats(values, "heatmap values").reshape(-1)
     finite = v[np.isfinite(v)]
     if value_range is None:
         lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0)
     else:
-        lo, hi = (float(value_range[0]), float(value_range[1]))
+        lo, hi = _check_range(value_range)
     span = hi - lo
     out: list[str | None] = []
     for x in v:
@@ -291,8 +309,24 @@ def _fmt(x: float) -> str:
     return f"{x:.4g}"
 
 
+def _as_floats(values: object, what: str) -> np.ndarray:
+    """``values`` as a float array; ValueError if they are not real numbers."""
+    arr = np.asarray(values)
+    if arr.dtype.kind not in "biuf":
+        raise ValueError(f"{what} must be real numbers, got an array of dtype {arr.dtype}")
+    return arr.astype(float)
+
+
+def _check_range(value_range: object) -> tuple[float, float]:
+    """``(low, high)``: two finite numbers with low <= high; ValueError otherwise."""
+    r = _as_floats(value_range, "heatmap_range") if value_range is not None else None
+    if r is None or r.shape != (2,) or not np.all(np.isfinite(r)) or r[0] > r[1]:
+        raise ValueError(f"heatmap_range must be (low, high), two finite numbers with low <= high, got {value_range!r}")
+    return float(r[0]), float(r[1])
+
+
 def _check_heatmap(g: Geometry, heatmap: object) -> np.ndarray:
-    hm = np.asarray(heatmap, dtype=float)
+    hm = _as_floats(heatmap, "heatmap")
     if hm.shape not in ((g.num_cells,), (g.height, g.width)):
         raise ValueError(
             f"heatmap must hold one value per array cell, shape ({g.num_cells},) or "
@@ -318,6 +352,8 @@ def _scene(
     g = state.geometry
     lay = board_layout(g, cell_px)
     px = lay.cell_px
+    if heatmap_range is not None:
+        heatmap_range = _check_range(heatmap_range)
     n = g.num_cells
     board = state.board
     cells = [c for c in range(n) if g.onboard[c]]
@@ -396,10 +432,13 @@ def _scene(
     # The stones of the current turn.
     if highlight is None:
         highlight = [state.first_stone] if state.first_stone >= 0 else []
-    for c in highlight:
-        c = int(c)
-        if not (0 <= c < n and g.onboard[c]):
-            raise ValueError(f"highlight cell {c} is not on the {g.game} {g.size} board")
+    elif isinstance(highlight, (str, bytes)) or not isinstance(highlight, Iterable):
+        raise ValueError(f"highlight must be a list of cell indices, got {highlight!r}")
+    for cell in highlight:
+        c = as_int(cell)
+        if c is None or not (0 <= c < n and g.onboard[c]):
+            raise ValueError(f"highlight cell {cell!r} is not on the {g.game} {g.size} board "
+                             "(highlight takes integer array indices of on-board cells)")
         shapes.append(_Shape("circle", lay.centre(c), r=0.27 * px, stroke=HIGHLIGHT_COLOUR, width=0.075 * px,
                              cls="highlight", data=(("cell", str(c)), ("name", cell_name(g, c)))))
 

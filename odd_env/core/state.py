@@ -59,6 +59,7 @@ import numpy as np
 
 from . import kernels as K
 from .geometry import Geometry
+from .validation import as_int, check_cell, check_colour, check_geometry, check_state, describe_cell
 
 OBSERVATION_VERSION = 1
 """Bumped whenever the meaning of the observation planes changes."""
@@ -96,6 +97,57 @@ BLACK, WHITE = 0, 1
 """Player indices (colour values on the board are index + 1)."""
 COLOUR_NAMES = ("black", "white")
 
+_ZERO_OFF_BOARD = (0, 1, 2, 4, 7, 8, 9, 10)  # planes that are 0 on off-board cells
+_CONSTANT = (5, 6, 11)
+
+
+def _check_planes(g: Geometry, flat: np.ndarray) -> None:
+    """ValueError naming the plane and cell if the planes ``flat`` (``[NUM_PLANES, H*W]``)
+    are not 0/1 or contradict each other; the checks that need no rules."""
+    bad = np.argwhere((flat != 0) & (flat != 1))
+    if len(bad):
+        p, x = (int(v) for v in bad[0])
+        raise ValueError(f"plane {p} ({PLANE_NAMES[p]}) holds {flat[p, x].item()!r} at {describe_cell(g, x)}: "
+                         "planes hold only 0 and 1")
+    on = flat.astype(bool)
+    if not np.array_equal(on[3], g.onboard):
+        x = int(np.flatnonzero(on[3] != g.onboard)[0])
+        raise ValueError(f"plane 3 (on-board cells) does not match the {g.game} {g.size} board: it holds "
+                         f"{int(on[3, x])} at {describe_cell(g, x)}")
+    for p in _CONSTANT:
+        if on[p].any() and not on[p].all():
+            raise ValueError(f"plane {p} ({PLANE_NAMES[p]}) must be constant (all 0 or all 1), but it is 1 on "
+                             f"{int(on[p].sum())} of {g.num_cells} cells")
+    for p in _ZERO_OFF_BOARD:
+        off = on[p] & ~g.onboard
+        if off.any():
+            raise ValueError(f"plane {p} ({PLANE_NAMES[p]}) marks {describe_cell(g, int(np.flatnonzero(off)[0]))}; "
+                             "off-board cells are 0 in this plane")
+    both = on[0] & on[1]
+    if both.any():
+        raise ValueError(f"{describe_cell(g, int(np.flatnonzero(both)[0]))} holds both an own stone (plane 0) "
+                         "and an opponent stone (plane 1)")
+    empty = g.onboard & ~on[0] & ~on[1]
+    if not np.array_equal(on[2], empty):
+        x = int(np.flatnonzero(on[2] != empty)[0])
+        says = "empty" if on[2, x] else "not empty"
+        shows = "no stone" if empty[x] else "a stone"
+        raise ValueError(f"plane 2 (empty) says {describe_cell(g, x)} is {says}, but planes 0 and 1 show {shows}")
+    marked = np.flatnonzero(on[4])
+    if on[5, 0]:
+        if len(marked) != 1:
+            raise ValueError(f"plane 4 (first stone of this turn) marks {len(marked)} cells in step 2 (plane 5 "
+                             "is 1); it must mark exactly one, the stone placed in step 1")
+        if empty[marked[0]]:
+            raise ValueError(f"plane 4 (first stone of this turn) marks {describe_cell(g, int(marked[0]))}, "
+                             "which holds no stone")
+        if on[11, 0]:
+            raise ValueError("plane 11 (previous turn was a pass) and plane 5 (step 2) are both 1: "
+                             "step 2 follows a stone placed this turn, so no pass can be pending")
+    elif len(marked):
+        raise ValueError(f"plane 4 (first stone of this turn) marks {len(marked)} cell(s) in step 1 (plane 5 "
+                         "is 0); it is all zero until a stone is placed")
+
 
 class GameState:
     """One position of Xodd or Yodd with the player to act and the step of the turn.
@@ -109,15 +161,27 @@ class GameState:
     __slots__ = ("geometry", "data", "_n", "_meta", "_mask", "_keep")
 
     def __init__(self, geometry: Geometry, data: np.ndarray | None = None):
-        self.geometry = geometry
-        n = geometry.num_cells
+        """A new game on ``geometry``'s board, or the position held in ``data``.
+
+        ``data`` (``int32[state_size]``, C-contiguous, writeable) is used in
+        place, not copied, after checking that it is a position the rules can
+        reach (:func:`~odd_env.core.validation.check_state`); ValueError
+        saying what is wrong otherwise.
+        """
+        check_geometry(geometry)
         if data is None:
-            data = np.empty(K.state_size(n), dtype=np.int32)
-            K.init_state(data, n, geometry.onboard)
-        elif data.shape != (K.state_size(n),) or data.dtype != np.int32:
-            raise ValueError(
-                f"state data must be int32[{K.state_size(n)}] for this board, got {data.dtype}{list(data.shape)}"
-            )
+            data = np.empty(K.state_size(geometry.num_cells), dtype=np.int32)
+            K.init_state(data, geometry.num_cells, geometry.onboard)
+        else:
+            check_state(geometry, data)
+            if not (data.flags.c_contiguous and data.flags.writeable):
+                raise ValueError("state data must be a C-contiguous, writeable array (the state plays in place): "
+                                 "pass np.array(data, dtype=np.int32)")
+        self._bind(geometry, data)
+
+    def _bind(self, geometry: Geometry, data: np.ndarray) -> None:
+        n = geometry.num_cells
+        self.geometry = geometry
         self.data = data
         self._n = n
         self._meta = data[2 * n : 2 * n + K.META]
@@ -125,13 +189,23 @@ class GameState:
         self._keep: np.ndarray | None = None
 
     @classmethod
+    def _trusted(cls, geometry: Geometry, data: np.ndarray) -> GameState:
+        """Wrap ``data`` that the rules kernels produced, without checking it (the engine's own states)."""
+        state = cls.__new__(cls)
+        state._bind(geometry, data)
+        return state
+
+    @classmethod
     def from_observation(cls, geometry: Geometry, planes: np.ndarray) -> GameState:
         """Rebuild the state seen in ``planes`` (int[C, H, W]) by the player to act.
 
         Everything the rules depend on is recovered (stones, groups, player,
         step, first stone, a pending pass); the step and turn counters start at 0.
+        Planes that no position gives the player to act (values other than
+        0/1, planes that contradict each other or the rules) raise ValueError
+        naming the plane and cell.
         """
-        g = geometry
+        g = check_geometry(geometry)
         n = g.num_cells
         planes = np.asarray(planes)
         if planes.ndim != 3 or planes.shape[0] < NUM_PLANES or planes.shape[1:] != (g.height, g.width):
@@ -139,23 +213,45 @@ class GameState:
                 f"planes must have shape ({NUM_PLANES}, {g.height}, {g.width}) for "
                 f"{g.game} {g.size}, got {planes.shape}"
             )
-        flat = planes.reshape(planes.shape[0], n)
-        if not np.array_equal(flat[3].astype(bool), g.onboard):
-            raise ValueError(f"plane 3 (on-board cells) does not match the {g.game} {g.size} board")
-        viewer = BLACK if flat[6, 0] else WHITE
+        if planes.dtype.kind not in "biuf":
+            raise ValueError(f"planes must hold numbers 0 or 1, got dtype {planes.dtype}")
+        flat = planes[:NUM_PLANES].reshape(NUM_PLANES, n)
+        _check_planes(g, flat)
+        on = flat.astype(bool)
+        viewer = BLACK if on[6, 0] else WHITE
         state = cls(g)
         data, nbr = state.data, g.neighbours
         own, opp = viewer + 1, 2 - viewer
-        for cell in np.flatnonzero(flat[0]):
+        # _check_planes made every stone an on-board cell holding one colour:
+        # placing them is safe and the kernels build groups and parity bits.
+        for cell in np.flatnonzero(on[0]):
             K.place(data, n, nbr, int(cell), own)
-        for cell in np.flatnonzero(flat[1]):
+        for cell in np.flatnonzero(on[1]):
             K.place(data, n, nbr, int(cell), opp)
         m = 2 * n
         data[m + K.M_TO_MOVE] = viewer
-        data[m + K.M_STEP] = int(flat[5, 0])
-        first = np.flatnonzero(flat[4])
-        data[m + K.M_FIRST_STONE] = int(first[0]) if data[m + K.M_STEP] and len(first) else -1
-        data[m + K.M_PASSES] = int(flat[11, 0])
+        data[m + K.M_STEP] = int(on[5, 0])
+        data[m + K.M_FIRST_STONE] = int(np.flatnonzero(on[4])[0]) if on[5, 0] else -1
+        data[m + K.M_PASSES] = int(on[11, 0])
+        try:
+            check_state(g, data)
+        except ValueError as err:
+            raise ValueError(f"the planes show an impossible position: {err}") from None
+        # The derived planes (parity, legal cells) must be those of this position.
+        again = state.observation().reshape(NUM_PLANES, n)
+        diff = np.argwhere(again != flat)
+        if len(diff):
+            p, x = (int(v) for v in diff[0])
+            if p in (9, 10) and not flat[9:11].any():
+                raise ValueError(
+                    "planes 9 and 10 (legal cells) are all zero, but the player to act has legal stones: "
+                    "these are the planes of the player not to act (or of a finished game); "
+                    "from_observation needs the planes of the player to act"
+                )
+            raise ValueError(
+                f"plane {p} ({PLANE_NAMES[p]}) disagrees with the stones at {describe_cell(g, x)}: "
+                f"it holds {flat[p, x]}, the position gives {again[p, x]}"
+            )
         return state
 
     # ------------------------------------------------------------ copying
@@ -265,10 +361,14 @@ class GameState:
         return (1.0, -1.0) if w == BLACK else (-1.0, 1.0)
 
     def group_of(self, cell: int) -> int:
-        """A label of the group holding the stone on ``cell`` (its root), or -1 if empty."""
-        if not 0 <= cell < self.geometry.num_cells or self.board[cell] not in (1, 2):
+        """A label of the group holding the stone on ``cell`` (its root), or -1 if it holds no stone.
+
+        ValueError if ``cell`` is not an array index ``0..H*W-1``.
+        """
+        x = check_cell(self.geometry, cell)
+        if self.board[x] not in (1, 2):
             return -1
-        return int(K.find(self.data, self.geometry.num_cells, cell))
+        return int(K.find(self.data, self._n, x))
 
     # ------------------------------------------------------------ rules
     def _legal(self) -> tuple[np.ndarray, np.ndarray]:
@@ -307,18 +407,23 @@ class GameState:
         return classes.astype(np.int8)
 
     def adjacent_groups(self, cell: int, colour: int) -> int:
-        """k: distinct groups of ``colour`` (0 black, 1 white) touching ``cell``."""
+        """k: distinct groups of ``colour`` (0 black, 1 white) touching ``cell``.
+
+        ValueError if ``cell`` is not an array index ``0..H*W-1`` or ``colour`` not 0 or 1.
+        """
         g = self.geometry
+        x = check_cell(g, cell)
+        c = check_colour(colour)
         roots = np.empty(8, dtype=np.int32)
-        return int(K.adjacent_groups(self.data, g.num_cells, g.neighbours, cell, colour + 1, roots))
+        return int(K.adjacent_groups(self.data, g.num_cells, g.neighbours, x, c + 1, roots))
 
     def why_illegal(self, action: object) -> str | None:
         """None if ``action`` is legal here, else a sentence saying why not."""
         g = self.geometry
         n = g.num_cells
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        a = as_int(action)
+        if a is None:
             return f"action must be an integer in [0, {2 * n}], got {action!r} of type {type(action).__name__}"
-        a = int(action)
         if not 0 <= a <= 2 * n:
             return f"action {a} is out of range: actions are 0..{2 * n} (2*H*W+1 = {2 * n + 1} actions)"
         if self.is_terminal:
@@ -345,9 +450,10 @@ class GameState:
                 "second stone would remain to restore an odd total")
 
     def apply(self, action: int) -> GameState:
-        """Play ``action`` in place after checking it; raise ValueError (state unchanged) if illegal."""
-        if type(action) is int or isinstance(action, np.integer):
-            a = int(action)
+        """Play ``action`` (an integer scalar, 0-d arrays included) in place after checking it;
+        raise ValueError (state unchanged) if illegal."""
+        a = int(action) if type(action) is int else as_int(action)
+        if a is not None:
             mask = self._mask if self._mask is not None else self._legal()[0]
             if 0 <= a <= 2 * self._n and mask[a]:
                 K.apply_action(self.data, self._n, self.geometry.neighbours, a)
@@ -361,23 +467,36 @@ class GameState:
         return self.copy().apply(action)
 
     def observation(self, viewer: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """int8[C, H, W] planes from ``viewer``'s side (default: the player to act)."""
+        """int8[C, H, W] planes from ``viewer``'s side (0 black, 1 white; default: the player to act).
+
+        ``out``, if given, must be a C-contiguous writeable int8[C, H, W] array; it is filled and returned.
+        """
         g = self.geometry
         n = self._n
         if viewer is None:
             viewer = self.to_move
+        elif type(viewer) is not int or not 0 <= viewer <= 1:
+            v = as_int(viewer)
+            if v not in (0, 1):
+                raise ValueError(f"viewer must be 0 (black), 1 (white) or None (the player to act), got {viewer!r}")
+            viewer = v
+        shape = (NUM_PLANES, g.height, g.width)
         if out is None:
-            out = np.empty((NUM_PLANES, g.height, g.width), dtype=np.int8)
+            out = np.empty(shape, dtype=np.int8)
+        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == shape
+                  and out.flags.c_contiguous and out.flags.writeable):
+            got = f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray) else type(out).__name__
+            raise ValueError(f"out must be a C-contiguous, writeable int8{list(shape)} array, got {got}")
         flat = out.reshape(NUM_PLANES, n)
         if self._mask is None:
             mask = np.empty(2 * n + 1, dtype=np.int8)
             keep = np.empty((2, n), dtype=np.int8)
-            K.legal_mask_and_observe(self.data, n, g.neighbours, g.onboard, int(viewer), mask, keep, flat)
+            K.legal_mask_and_observe(self.data, n, g.neighbours, g.onboard, viewer, mask, keep, flat)
             mask.setflags(write=False)
             keep.setflags(write=False)
             self._mask, self._keep = mask, keep
         else:
-            K.observe_into(self.data, n, g.onboard, int(viewer), self._keep, self._mask, flat)
+            K.observe_into(self.data, n, g.onboard, viewer, self._keep, self._mask, flat)
         return out
 
     def state_planes(self, out: np.ndarray | None = None) -> np.ndarray:
