@@ -72,6 +72,7 @@ REQUIRED_METADATA = ("format", "kind", "game", "board_size", "observation_versio
 """Keys every checkpoint's metadata has."""
 
 _PLAIN = (str, int, float, bool, type(None))
+_MEMO_OPS = ("MEMOIZE", "PUT", "BINPUT", "LONG_BINPUT")
 
 
 class CheckpointError(ValueError):
@@ -193,11 +194,12 @@ def _legacy_fields(pickled: bytes) -> dict[str, Any]:
     previous = None
     try:
         for op, arg, _ in pickletools.genops(pickled):
-            if previous in ("kind", "format") and previous not in found and op.name != "MEMOIZE":
+            if op.name in _MEMO_OPS:
+                continue
+            if previous in ("kind", "format") and previous not in found:
                 if isinstance(arg, (str, int)) and not isinstance(arg, bool):
                     found[previous] = arg
-            if op.name != "MEMOIZE":
-                previous = arg if isinstance(arg, str) else None
+            previous = arg if isinstance(arg, str) else None
     except Exception:  # a damaged pickle: report what was found before the damage
         pass
     return found

@@ -731,10 +731,10 @@ class Trainer:
         self.train_seconds = float(ckpt["train_seconds"])
         rng = ckpt["rng"]
         python = rng["python"]
-        random.setstate((python[0], tuple(python[1]), python[2]))
+        random.setstate((python["version"], tuple(python["words"].tolist()), python["gauss"]))
         numpy_global = rng["numpy_global"]
         np.random.set_state(dict(numpy_global, state=dict(
-            numpy_global["state"], key=np.asarray(numpy_global["state"]["key"], dtype=np.uint32))))
+            numpy_global["state"], key=numpy_global["state"]["key"].numpy().astype(np.uint32))))
         self.np_rng.bit_generator.state = rng["numpy"]
         torch.set_rng_state(rng["torch"])
         if rng["cuda"] is not None and torch.cuda.is_available() and len(rng["cuda"]) == torch.cuda.device_count():
@@ -745,16 +745,19 @@ def _rng_data(python: Any, numpy_global: Any, numpy: dict[str, Any], torch_state
               cuda: list[torch.Tensor] | None) -> dict[str, Any]:
     """Every random generator's state as tensors and plain values (a checkpoint's ``rng``).
 
-    ``numpy_global`` may be the legacy tuple of :func:`numpy.random.get_state`
-    or its dict form.
+    The Mersenne Twister words (of Python's ``random`` and numpy's global
+    generator) go in int64 tensors: hundreds of plain ints would make the
+    file slow to read. ``numpy_global`` may be the legacy tuple of
+    :func:`numpy.random.get_state` or its dict form.
     """
     if isinstance(numpy_global, tuple):  # ('MT19937', key, pos, has_gauss, cached_gaussian)
         _, key, pos, has_gauss, gauss = numpy_global
         numpy_global = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos},
                         "has_gauss": has_gauss, "gauss": gauss}
-    numpy_global = dict(numpy_global, state=dict(numpy_global["state"],
-                                                 key=[int(k) for k in numpy_global["state"]["key"]]))
-    return {"python": [python[0], list(python[1]), python[2]], "numpy_global": numpy_global,
+    key = torch.tensor(np.asarray(numpy_global["state"]["key"], dtype=np.int64))
+    version, words, gauss = python
+    return {"python": {"version": version, "words": torch.tensor(words, dtype=torch.int64), "gauss": gauss},
+            "numpy_global": dict(numpy_global, state=dict(numpy_global["state"], key=key)),
             "numpy": numpy, "torch": torch_state, "cuda": cuda}
 
 
