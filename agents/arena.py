@@ -492,9 +492,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for spec in args.agents:
             try:
                 agent = load(spec)
-                check_board(agent, g, spec)
             except (ValueError, OSError) as exc:
                 raise ValueError(f"agent {spec!r}: {exc}") from exc
+            check_board(agent, g, spec)
             agents.append(agent)
         out = Path(args.out or os.path.join("runs", "arena", f"{args.game}{args.board_size}"))
         if out.exists() and not out.is_dir():

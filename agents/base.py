@@ -86,7 +86,7 @@ def check_board(agent: Agent, geometry: Geometry, label: str | None = None) -> N
     """Raise ValueError if ``agent`` is tied to a board other than ``geometry`` (a trained network)."""
     own = agent.geometry
     if own is not None and own is not geometry:
-        raise ValueError(f"agent {label or agent.label} plays {own.game} {own.size}, "
+        raise ValueError(f"agent {label or agent.label!r} plays {own.game} {own.size}, "
                          f"not {geometry.game} {geometry.size}")
 
 

@@ -261,8 +261,8 @@ def parse_args(argv: list[str] | None = None) -> Args:
     ValueError unless it is in :data:`MUTABLE_ON_RESUME`.
     """
     full = vars(build_parser().parse_args(argv))
-    if not full["resume"]:
-        return Args(**full)
+    if not full["resume"] or full["overwrite"]:
+        return Args(**full)  # (--resume with --overwrite is refused by validate_args)
     given = vars(build_parser(suppress_defaults=True).parse_args(argv))
     last = Path(full["run_dir"]) / "last.pt"
     if not last.is_file():
@@ -353,9 +353,12 @@ def build_agents(text: str, geometry: Any, what: str, seed: int | None = None) -
     for i, spec in enumerate(split_specs(text)):
         try:
             agent = load_agent(spec) if seed is None else load_agent(spec, seed=seed + i)
-            check_board(agent, geometry, spec)
         except (ValueError, FileNotFoundError) as err:
             raise ValueError(f"{what}: agent {spec!r}: {err}") from err
+        try:
+            check_board(agent, geometry, spec)
+        except ValueError as err:
+            raise ValueError(f"{what}: {err}") from err
         out.append((spec, agent))
     return out
 

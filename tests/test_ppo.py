@@ -1,6 +1,7 @@
 """The PPO baseline: credit assignment, masking, checkpoints, resume, learning."""
 
 import csv
+import re
 
 import numpy as np
 import pytest
@@ -223,6 +224,52 @@ def test_loaded_agent_plays_legally_in_arena_and_gym(tmp_path):
     assert env.observation_space.contains(obs)
     with pytest.raises(ValueError, match="plays xodd 4"):
         player.act(GameState(square(5)))
+
+
+def test_ppo_options_are_checked_at_load(tmp_path):
+    path = str(Trainer(small_args(tmp_path)).save(tmp_path / "p.pt"))
+    bad = [(dict(threads=0), "ppo option threads must be an integer >= 1, got 0"),
+           (dict(greedy="maybe"), "ppo option greedy must be true or false"),
+           (dict(seed=-2), "ppo option seed must be an integer >= 0"),
+           (dict(device="tpu"), "ppo option device must be cpu or cuda"),
+           (dict(path=3), "ppo option path must be a checkpoint file name")]
+    if not torch.cuda.is_available():
+        bad.append((dict(device="cuda"), "ppo option device 'cuda' needs CUDA"))
+    for options, message in bad:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            agents.load("ppo", **{"path": path, **options})
+    with pytest.raises(ValueError, match="exactly one of path="):
+        agents.load("ppo")
+
+
+def test_a_ppo_move_uses_its_own_thread_count_and_restores_the_process_one(tmp_path):
+    player = agents.load("ppo", path=str(Trainer(small_args(tmp_path)).save(tmp_path / "p.pt")))
+    seen = []
+    player.network.register_forward_pre_hook(lambda *_: seen.append(torch.get_num_threads()))
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        player.act(GameState(square(4)))
+        assert seen == [1] and torch.get_num_threads() == 2
+        unchanged = agents.load("ppo", path=player.path, threads=None)
+        unchanged.network.register_forward_pre_hook(lambda *_: seen.append(torch.get_num_threads()))
+        unchanged.act(GameState(square(4)))
+        assert seen == [1, 2]
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_the_arena_refuses_a_network_for_another_board(tmp_path, capsys):
+    from agents.arena import main as arena_main, round_robin
+
+    path = str(Trainer(small_args(tmp_path)).save(tmp_path / "p.pt"))
+    with pytest.raises(SystemExit) as exc:
+        arena_main(["--board-size", "5", "--agents", f"ppo:path={path}", "random", "--no-progress",
+                    "--out", str(tmp_path / "out")])
+    assert exc.value.code == 2
+    assert f"agent 'ppo:path={path}' plays xodd 4, not xodd 5" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="plays xodd 4, not yodd 4"):
+        round_robin([agents.load("ppo", path=path), "random"], "yodd", 4, games_per_pair=2, progress=False)
 
 
 def test_cli_generated_from_the_dataclass():
