@@ -102,6 +102,26 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return name, options
 
 
+def split_specs(text: str) -> list[str]:
+    """Split a comma-separated list of agent specs, keeping each spec's own options together.
+
+    A piece with ``=`` but no ``:`` continues the previous spec:
+    ``split_specs("random,mcts:simulations=100,c=1.4")`` is
+    ``["random", "mcts:simulations=100,c=1.4"]``.
+    """
+    specs: list[str] = []
+    for piece in (p.strip() for p in text.split(",")):
+        if not piece:
+            continue
+        if "=" in piece and ":" not in piece:
+            if not specs:
+                raise ValueError(f"agent list {text!r} starts with an option ({piece!r}), not an agent name")
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
 def _factory(name: str) -> AgentFactory:
     if name in _REGISTRY:
         return _REGISTRY[name]
@@ -155,4 +175,5 @@ __all__ = [
     "load",
     "parse_spec",
     "register",
+    "split_specs",
 ]

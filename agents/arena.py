@@ -45,7 +45,7 @@ from odd_env.core.geometry import geometry as make_geometry
 from odd_env.core.state import COLOUR_NAMES, GameState
 
 from . import load
-from .base import Agent
+from .base import Agent, check_board
 
 ELO_SCALE = 400.0 / math.log(10.0)
 """Elo points per natural-log unit of Bradley-Terry strength."""
@@ -394,16 +394,19 @@ def round_robin(
     if games_per_pair < 2 or games_per_pair % 2:
         raise ValueError(f"games_per_pair must be even and >= 2 (half with each colour), got {games_per_pair}")
     if len(agents) < 2:
-        raise ValueError("a round robin needs at least two agents")
-    make_geometry(game, size)  # validate early
+        raise ValueError(f"a round robin needs at least two agents, got {len(agents)}")
+    if labels is not None and len(labels) != len(agents):
+        raise ValueError(f"{len(labels)} labels for {len(agents)} agents")
+    g = make_geometry(game, size)  # validate early
+    if labels is None:
+        labels = [a if isinstance(a, str) else a.label for a in agents]
     players: list[Agent] = []
-    for a in agents:
+    for a, label in zip(agents, labels):
         agent = load(a) if isinstance(a, str) else a
+        check_board(agent, g, label)
         if any(agent is other for other in players):
             agent = copy.deepcopy(agent)
         players.append(agent)
-    if labels is None:
-        labels = [a if isinstance(a, str) else a.label for a in agents]
     labels = _unique(list(labels))
     tasks = _schedule(len(players), games_per_pair, seed)
     results: list[GameResult | None] = [None] * len(tasks)
@@ -447,7 +450,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The arena's argument parser."""
     p = argparse.ArgumentParser(
         prog="python -m agents.arena",
-        description="Round robin between agents: win rates with 95%% intervals and Elo ratings.",
+        description="Round robin between agents: win rates with 95% intervals and Elo ratings.",
     )
     p.add_argument("--game", choices=("xodd", "yodd"), default="xodd", help="which game (default xodd)")
     p.add_argument("--board-size", type=int, default=7,
@@ -466,22 +469,45 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the arena from the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
+    """Run the arena from the command line; returns the exit status.
+
+    Every mistake in the arguments (a bad agent spec or option, a missing
+    checkpoint or one for another board, too few agents, a bad count or seed,
+    an ``--out`` that cannot be a directory) is one message and exit status 2,
+    before any game is played.
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
     try:
-        make_geometry(args.game, args.board_size)
-        agents = [load(spec) for spec in args.agents]
+        g = make_geometry(args.game, args.board_size)
+        if len(args.agents) < 2:
+            raise ValueError(f"--agents needs at least two agents, got {len(args.agents)}: {' '.join(args.agents)}")
+        if args.games < 2 or args.games % 2:
+            raise ValueError(f"--games must be even and >= 2 (half with each colour), got {args.games}")
+        if args.seed < 0:
+            raise ValueError(f"--seed must be >= 0, got {args.seed}")
+        if args.workers < 1:
+            raise ValueError(f"--workers must be >= 1, got {args.workers}")
+        agents = []
+        for spec in args.agents:
+            try:
+                agent = load(spec)
+            except (ValueError, OSError) as exc:
+                raise ValueError(f"agent {spec!r}: {exc}") from exc
+            check_board(agent, g, spec)
+            agents.append(agent)
+        out = Path(args.out or os.path.join("runs", "arena", f"{args.game}{args.board_size}"))
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {out} is a file: give a directory for the results")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise ValueError(f"--out {out} cannot be created: {exc}") from exc
     except ValueError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    if args.games < 2 or args.games % 2:
-        print(f"error: --games must be even and >= 2 (half with each colour), got {args.games}",
-              file=sys.stderr)
-        return 2
+        parser.error(str(exc))
     result = round_robin(agents, args.game, args.board_size, args.games, seed=args.seed,
                          workers=args.workers, progress=not args.no_progress, labels=args.agents)
     print(result.table())
-    out = args.out or os.path.join("runs", "arena", f"{args.game}{args.board_size}")
     path = result.save(out, records=not args.no_records)
     print(f"\n{len(result.games)} games in {result.elapsed:.0f} s; results in {path}/")
     return 0

@@ -17,6 +17,8 @@ Two ways to call it:
 
 from __future__ import annotations
 
+import math
+import numbers
 from typing import Any, Mapping
 
 import numpy as np
@@ -45,6 +47,49 @@ def new_rng_state(rng: np.random.Generator) -> np.ndarray:
     return np.array([int(rng.integers(1, 2**63 - 1))], dtype=np.uint64)
 
 
+# ------------------------------------------------------------ option checks
+def check_int(what: str, value: Any, low: int) -> int:
+    """``value`` as an int >= ``low``, or ValueError naming ``what`` (e.g. "mcts option
+    simulations") and the allowed range. A float with an integer value is accepted."""
+    ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if not ok and isinstance(value, float) and math.isfinite(value) and value == int(value):
+        value, ok = int(value), True
+    if not ok or value < low:
+        raise ValueError(f"{what} must be an integer >= {low}, got {value!r}")
+    return int(value)
+
+
+def check_float(what: str, value: Any, low: float, high: float = math.inf, low_open: bool = False) -> float:
+    """``value`` as a finite float in ``[low, high]`` (``(low, high]`` with ``low_open``),
+    or ValueError naming ``what`` and the allowed range."""
+    ok = isinstance(value, numbers.Real) and not isinstance(value, bool)
+    if ok:
+        v = float(value)
+        ok = math.isfinite(v) and (v > low if low_open else v >= low) and v <= high
+    if not ok:
+        if math.isfinite(high):
+            span = f"in {'(' if low_open else '['}{low:g}, {high:g}]"
+        else:
+            span = f"{'>' if low_open else '>='} {low:g}"
+        raise ValueError(f"{what} must be a finite number {span}, got {value!r}")
+    return float(value)
+
+
+def check_bool(what: str, value: Any) -> bool:
+    """``value`` as a bool (True/False, or 1/0), or ValueError naming ``what``."""
+    if isinstance(value, (bool, np.bool_)) or (isinstance(value, numbers.Integral) and value in (0, 1)):
+        return bool(value)
+    raise ValueError(f"{what} must be true or false, got {value!r}")
+
+
+def check_board(agent: Agent, geometry: Geometry, label: str | None = None) -> None:
+    """Raise ValueError if ``agent`` is tied to a board other than ``geometry`` (a trained network)."""
+    own = agent.geometry
+    if own is not None and own is not geometry:
+        raise ValueError(f"agent {label or agent.label!r} plays {own.game} {own.size}, "
+                         f"not {geometry.game} {geometry.size}")
+
+
 class Agent:
     """Base class of all players: override :meth:`act` (and :meth:`reset` if stateful).
 
@@ -56,9 +101,12 @@ class Agent:
     """Registry name (``agents.load(name)``); instances may refine it with :attr:`label`."""
 
     def __init__(self, seed: int | None = None, geometry: Geometry | None = None):
+        if geometry is not None and not isinstance(geometry, Geometry):
+            raise ValueError(f"{self.name} option geometry must be a Geometry (odd_env.core.square / hexhex) "
+                             f"or None, got {type(geometry).__name__}")
         self.geometry = geometry
-        self.seed = seed
-        self.rng = np.random.default_rng(seed)
+        self.seed = None if seed is None else check_int(f"{self.name} option seed", seed, 0)
+        self.rng = np.random.default_rng(self.seed)
 
     # ------------------------------------------------------------ the interface
     def act(self, state: GameState) -> int:
@@ -70,6 +118,22 @@ class Agent:
         if seed is not None:
             self.seed = seed
             self.rng = np.random.default_rng(seed)
+
+    def get_state(self) -> dict[str, Any]:
+        """Plain values (JSON-able) from which :meth:`set_state` restores this agent's random
+        generators and any turn in progress, on an agent built with the same options.
+
+        What a training checkpoint stores for a scripted opponent, so that a
+        resumed run plays on exactly as the uninterrupted one would.
+        """
+        return {"rng": self.rng.bit_generator.state}
+
+    def set_state(self, state: Mapping[str, Any]) -> None:
+        """Restore what :meth:`get_state` returned (ValueError if it does not fit this agent)."""
+        try:
+            self.rng.bit_generator.state = dict(state["rng"])
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"bad saved state for agent {self.label}: {err!r}") from err
 
     def __call__(self, observation: Any, action_mask: np.ndarray | None = None) -> int:
         """Act on an environment observation: the planes (or the observation dict) and the mask.

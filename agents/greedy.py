@@ -47,7 +47,7 @@ from odd_env.core.geometry import Geometry
 from odd_env.core.state import GameState
 
 from ._xorshift import randbelow
-from .base import Agent, new_rng_state
+from .base import Agent, check_int, new_rng_state
 
 WIN = 1 << 20
 """Score of a pass that ends the game with a win (``-WIN``: a loss)."""
@@ -491,7 +491,7 @@ class GreedyAgent(Agent):
     def __init__(self, seed: int | None = None, tiebreak: str = "liberties",
                  geometry: Geometry | None = None):
         if tiebreak not in TIEBREAKS:
-            raise ValueError(f"tiebreak must be one of {TIEBREAKS}, got {tiebreak!r}")
+            raise ValueError(f"greedy option tiebreak must be one of {TIEBREAKS}, got {tiebreak!r}")
         super().__init__(seed=seed, geometry=geometry)
         self.tiebreak = tiebreak
         self._rng_state = new_rng_state(self.rng)
@@ -503,6 +503,28 @@ class GreedyAgent(Agent):
         if seed is not None:
             self._rng_state = new_rng_state(self.rng)
         self._plan = None
+
+    def get_state(self) -> dict[str, Any]:
+        """The random generators and the planned second stone (see :meth:`Agent.get_state`)."""
+        plan = None
+        if self._plan is not None:
+            board, to_move, second = self._plan
+            plan = {"board": board.tolist(), "to_move": int(to_move), "second": int(second)}
+        return {**super().get_state(), "xorshift": int(self._rng_state[0]), "plan": plan}
+
+    def set_state(self, state: Any) -> None:
+        """Restore what :meth:`get_state` returned."""
+        super().set_state(state)
+        try:
+            xorshift = check_int("greedy saved xorshift state", state["xorshift"], 1)
+            rng_state = np.array([xorshift], dtype=np.uint64)
+            plan = state["plan"]
+            if plan is not None:
+                plan = (np.asarray(plan["board"], dtype=np.int32), int(plan["to_move"]), int(plan["second"]))
+        except (KeyError, TypeError, ValueError, OverflowError) as err:
+            raise ValueError(f"bad saved state for agent {self.label}: {err!r}") from err
+        self._rng_state = rng_state
+        self._plan = plan
 
     @property
     def options(self) -> dict[str, Any]:

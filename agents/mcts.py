@@ -53,7 +53,7 @@ from odd_env.core.geometry import Geometry
 from odd_env.core.state import GameState
 
 from ._xorshift import randbelow, uniform
-from .base import Agent, new_rng_state
+from .base import Agent, check_bool, check_float, check_int, new_rng_state
 from .greedy import WIN, action_scores, best_second, best_turn
 
 ROLLOUTS = ("random", "greedy")
@@ -156,27 +156,31 @@ class MCTSAgent(Agent):
         geometry: Geometry | None = None,
     ):
         if rollout not in ROLLOUTS:
-            raise ValueError(f"rollout must be one of {ROLLOUTS}, got {rollout!r}")
+            raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
         if prior in ("none", "None", ""):
             prior = None
         if prior not in PRIORS:
-            raise ValueError(f"prior must be one of {PRIORS}, got {prior!r}")
-        if int(simulations) < 1:
-            raise ValueError(f"simulations must be >= 1, got {simulations}")
-        if time_budget is not None and float(time_budget) <= 0:
-            raise ValueError(f"time_budget must be positive seconds or None, got {time_budget}")
-        if not 0.0 <= float(epsilon) <= 1.0:
-            raise ValueError(f"epsilon must be in [0, 1], got {epsilon}")
+            raise ValueError(f"mcts option prior must be one of {PRIORS}, got {prior!r}")
+        if policy_value_fn is not None and not callable(policy_value_fn):
+            raise ValueError(f"mcts option policy_value_fn must be callable or None, got {policy_value_fn!r}")
+        simulations = check_int("mcts option simulations", simulations, 1)
+        c = check_float("mcts option c", c, 0.0)
+        if time_budget is not None:
+            time_budget = check_float("mcts option time_budget", time_budget, 0.0, low_open=True)
+        epsilon = check_float("mcts option epsilon", epsilon, 0.0, 1.0)
+        # Priors are exp(score / prior_temp): a zero temperature divides by zero.
+        prior_temp = check_float("mcts option prior_temp", prior_temp, 0.0, low_open=True)
+        reuse_tree = check_bool("mcts option reuse_tree", reuse_tree)
         super().__init__(seed=seed, geometry=geometry)
-        self.simulations = int(simulations)
-        self.c = float(c)
-        self.time_budget = None if time_budget is None else float(time_budget)
+        self.simulations = simulations
+        self.c = c
+        self.time_budget = time_budget
         self.rollout = rollout
-        self.epsilon = float(epsilon)
+        self.epsilon = epsilon
         self.prior = prior
-        self.prior_temp = float(prior_temp)
+        self.prior_temp = prior_temp
         self.policy_value_fn = policy_value_fn
-        self.reuse_tree = bool(reuse_tree)
+        self.reuse_tree = reuse_tree
         self._rng_state = new_rng_state(self.rng)
         self._root: Node | None = None
         self.last_simulations = 0
@@ -188,6 +192,26 @@ class MCTSAgent(Agent):
         super().reset(seed)
         if seed is not None:
             self._rng_state = new_rng_state(self.rng)
+        self._root = None
+
+    def get_state(self) -> dict[str, Any]:
+        """The random generators (see :meth:`Agent.get_state`).
+
+        The search tree kept by ``reuse_tree`` is not part of it: after
+        :meth:`set_state` the next search starts from a fresh tree, so an
+        agent with ``reuse_tree=True`` may then choose differently than the
+        uninterrupted one would.
+        """
+        return {**super().get_state(), "xorshift": int(self._rng_state[0])}
+
+    def set_state(self, state: Any) -> None:
+        """Restore what :meth:`get_state` returned; drops the search tree."""
+        super().set_state(state)
+        try:
+            xorshift = check_int("mcts saved xorshift state", state["xorshift"], 1)
+            self._rng_state = np.array([xorshift], dtype=np.uint64)
+        except (KeyError, TypeError, OverflowError) as err:
+            raise ValueError(f"bad saved state for agent {self.label}: {err!r}") from err
         self._root = None
 
     @property

@@ -20,7 +20,8 @@ convolution, a hidden layer and tanh.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Mapping
 
 import torch
 from torch import nn
@@ -55,6 +56,24 @@ class NetConfig:
     def to_dict(self) -> dict:
         """A plain dict (for checkpoints)."""
         return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> NetConfig:
+        """The config written by :meth:`to_dict`; ValueError naming what is wrong otherwise."""
+        names = [f.name for f in fields(cls)]
+        if not isinstance(data, Mapping):
+            raise ValueError(f"a network config must be a dict of {names}, got {type(data).__name__}")
+        unknown = sorted(set(data) - set(names))
+        missing = [n for n in names[:5] if n not in data]
+        if unknown or missing:
+            raise ValueError(f"bad network config {dict(data)}: unknown keys {unknown}, missing keys {missing}")
+        if data["game"] not in ("xodd", "yodd"):
+            raise ValueError(f"bad network config: game must be 'xodd' or 'yodd', got {data['game']!r}")
+        for name in names[1:]:
+            value = data.get(name, 1)
+            if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "blocks" else 1):
+                raise ValueError(f"bad network config: {name} must be a positive integer, got {value!r}")
+        return cls(**data)
 
 
 class BoardConv(nn.Conv2d):
@@ -104,6 +123,15 @@ class PolicyValueNet(nn.Module):
         self.value_fc = nn.Linear(2 * config.height * config.width, config.value_hidden)
         self.value_out = nn.Linear(config.value_hidden, 1)
 
+    @classmethod
+    def from_weights(cls, config: NetConfig, weights: Mapping[str, torch.Tensor]) -> PolicyValueNet:
+        """A network with ``weights`` (a state dict), built without drawing from torch's global
+        random generator (so loading a network never changes what a seeded run draws next)."""
+        with torch.random.fork_rng(devices=[]):
+            net = cls(config)
+        net.load_state_dict(weights)
+        return net
+
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``planes``: (B, C, H, W) of 0/1 (any dtype). Returns logits (B, A) and values (B,)."""
         x = planes.float()
@@ -118,6 +146,25 @@ class PolicyValueNet(nn.Module):
         v = F.relu(self.value_conv(h)).flatten(1)
         value = torch.tanh(self.value_out(F.relu(self.value_fc(v)))).squeeze(1)
         return logits, value
+
+
+def check_device(device: str | torch.device, what: str = "device") -> torch.device:
+    """``device`` as a torch device this machine has (cpu, or cuda[:i] when CUDA is
+    available), or ValueError naming ``what`` and what would be right."""
+    try:
+        dev = torch.device(device)
+    except (RuntimeError, TypeError) as err:
+        raise ValueError(f"{what} must be cpu or cuda (cuda:0, ...), got {device!r}") from err
+    if dev.type == "cpu":
+        return dev
+    if dev.type != "cuda":
+        raise ValueError(f"{what} must be cpu or cuda (cuda:0, ...), got {device!r}")
+    if not torch.cuda.is_available():
+        raise ValueError(f"{what} {device!r} needs CUDA, but this torch ({torch.__version__}) sees no CUDA "
+                         f"device: use cpu")
+    if dev.index is not None and dev.index >= torch.cuda.device_count():
+        raise ValueError(f"{what} {device!r}: this machine has {torch.cuda.device_count()} CUDA device(s)")
+    return dev
 
 
 def masked_logits(logits: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:

@@ -2,9 +2,9 @@
 
     python -m agents.ppo --game xodd --board-size 7 --total-minutes 5 --run-dir runs/x7
 
-Sections: arguments, the per-player advantage scheme, the opponent pool,
-the trainer (rollout, update, evaluation, checkpoints), the agent that plays a
-trained network, and the command line.
+Sections: arguments (and their checks), the per-player advantage scheme, the
+opponent pool, the trainer (rollout, update, evaluation, checkpoints), the
+agent that plays a trained network, and the run (logs, progress, command line).
 
 Self-play
     ``num_games`` games run in a batched :class:`~odd_env.OddBatch`. In each
@@ -40,12 +40,24 @@ Masking
     Illegal actions get the dtype's minimum logit when sampling and in the
     update (masks are stored in the rollout buffer); the entropy bonus is the
     entropy over legal actions only.
+
+Checkpoints and resume
+    ``last.pt`` (every ``checkpoint_every`` updates and at the end) is a file of
+    :mod:`agents.checkpoint`: tensors and plain values only, checksummed. It
+    holds the network, the optimizer, the snapshot pool, the engine's games,
+    the seats and opponents of every game slot, each scripted opponent as its
+    spec and :meth:`~agents.base.Agent.get_state`, and every random
+    generator, so that ``--resume`` continues exactly as the uninterrupted
+    run would (same machine, same flags; networks are built without drawing
+    from torch's generator, so the snapshot networks rebuilt after a resume
+    draw nothing). ``metrics.csv`` is cut back to the checkpoint's step.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import contextlib
 import copy
 import csv
 import inspect
@@ -53,10 +65,13 @@ import json
 import math
 import os
 import random
+import shutil
+import sys
+import textwrap
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 import torch
@@ -66,10 +81,13 @@ from odd_env import OddBatch
 from odd_env.core import NUM_PLANES, OBSERVATION_VERSION, GameState
 from odd_env.core.geometry import geometry as make_geometry
 
-from .base import Agent
-from .network import NetConfig, PolicyValueNet, masked_entropy, masked_logits
+from . import checkpoint as ckpt_io
+from . import load as load_agent
+from . import split_specs
+from .base import Agent, check_bool, check_board, check_float, check_int
+from .network import NetConfig, PolicyValueNet, check_device, masked_entropy, masked_logits
 
-CHECKPOINT_FORMAT = 1
+CHECKPOINT_FORMAT = ckpt_io.FORMAT
 
 
 # =============================================================== arguments
@@ -100,7 +118,7 @@ class Args:
     blocks: int = 4
     """residual blocks"""
     lr: float = 3e-4
-    """Adam learning rate"""
+    """Adam learning rate (a new value given with --resume applies from the next update)"""
     anneal_lr: bool = False
     """anneal the learning rate linearly to 0 over total_steps"""
     gamma: float = 1.0
@@ -136,7 +154,7 @@ class Args:
     eval_games: int = 100
     """evaluation games per opponent (half with each colour)"""
     eval_opponents: str = "random,greedy"
-    """comma-separated agent specs to evaluate against (e.g. random,greedy,mcts:simulations=100)"""
+    """comma-separated agent specs to evaluate against (e.g. random,greedy,mcts:simulations=100,c=1.4)"""
     checkpoint_every: int = 20
     """updates between checkpoints"""
     milestones: str = ""
@@ -144,11 +162,34 @@ class Args:
     run_dir: str = "runs/ppo"
     """directory of logs (CSV, TensorBoard) and checkpoints"""
     resume: bool = False
-    """continue the run in run_dir from its last checkpoint"""
+    """continue the run in run_dir from its last checkpoint, with its saved arguments"""
+    overwrite: bool = False
+    """start a new run in a run_dir that holds one: first deletes its last.pt, args.json, metrics.csv, at-*min.pt and tb/"""
     tensorboard: bool = True
     """also write TensorBoard logs (needs the tensorboard package)"""
     progress: bool = True
-    """show a progress bar"""
+    """show a progress bar toward whichever limit (steps or minutes) ends the run first"""
+
+
+MUTABLE_ON_RESUME = ("total_steps", "total_minutes", "eval_every", "eval_games", "eval_opponents",
+                     "checkpoint_every", "milestones", "lr", "threads", "device", "progress", "tensorboard")
+"""Arguments a resumed run may change; every other saved argument must stay as it was."""
+RUN_CONTROL = ("run_dir", "resume", "overwrite")
+"""Arguments that say where and how to start, never compared with a run's saved ones."""
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+RESUME_HELP = (
+    "resuming: --run-dir R --resume continues the run in R with the arguments saved in its checkpoint. "
+    "Flags given again must agree with the saved ones, except these, which may change: "
+    + ", ".join(_flag(n) for n in MUTABLE_ON_RESUME)
+    + " (--lr applies from the next update; another --device or --threads continues the run, but not bit "
+    "for bit). A new run refuses a run directory that already holds one (last.pt or args.json) unless "
+    "--resume or --overwrite is given."
+)
 
 
 def _field_docs(cls: type) -> dict[str, str]:
@@ -162,26 +203,164 @@ def _field_docs(cls: type) -> dict[str, str]:
     return docs
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """An argparse parser generated from :class:`Args` and its field docstrings."""
+def _field_kind(f: Any) -> type:
+    return {"int": int, "float": float, "str": str, "bool": bool}[f.type if isinstance(f.type, str) else f.type.__name__]
+
+
+def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
+    """An argparse parser generated from :class:`Args` and its field docstrings.
+
+    ``suppress_defaults``: flags not given are left out of the namespace (to
+    tell which flags the user gave).
+    """
+
+    class Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+        pass
+
     parser = argparse.ArgumentParser(
         prog="python -m agents.ppo", description="Self-play PPO for Xodd and Yodd.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+        epilog=textwrap.fill(RESUME_HELP, 79), formatter_class=Formatter,
     )
     docs = _field_docs(Args)
     for f in fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        if f.type in ("bool", bool):
-            parser.add_argument(flag, default=f.default, action=argparse.BooleanOptionalAction, help=docs.get(f.name))
+        default = argparse.SUPPRESS if suppress_defaults else f.default
+        text = docs.get(f.name, "").replace("%", "%%")
+        kind = _field_kind(f)
+        if kind is bool:
+            parser.add_argument(_flag(f.name), default=default, action=argparse.BooleanOptionalAction, help=text)
         else:
-            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-            parser.add_argument(flag, type=kind, default=f.default, help=docs.get(f.name))
+            parser.add_argument(_flag(f.name), type=kind, default=default, help=text)
     return parser
 
 
+def saved_args(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The arguments a checkpoint was written with (its metadata's ``args``), completed
+    with today's defaults for arguments added since."""
+    saved = metadata.get("args")
+    if not isinstance(saved, dict):
+        raise ValueError("the checkpoint's metadata has no saved arguments")
+    return {**asdict(Args()), **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
+
+
+def _resume_conflicts(given: dict[str, Any], saved: dict[str, Any]) -> str | None:
+    """A message naming the given arguments that differ from the saved ones and may not, or None."""
+    diff = [f"{_flag(k)} {given[k]!r} (the run has {saved[k]!r})" for k in given
+            if k not in MUTABLE_ON_RESUME + RUN_CONTROL and k in saved and given[k] != saved[k]]
+    if not diff:
+        return None
+    return ("--resume: " + "; ".join(diff) + " cannot change in a resumed run: leave them out (the run's "
+            "saved values are used) or start a new run. Flags that may change on resume: "
+            + ", ".join(_flag(n) for n in MUTABLE_ON_RESUME))
+
+
 def parse_args(argv: list[str] | None = None) -> Args:
-    """Parse the command line into :class:`Args`."""
-    return Args(**vars(build_parser().parse_args(argv)))
+    """Parse the command line into :class:`Args`.
+
+    With ``--resume`` the run's saved arguments (from its checkpoint) fill in
+    every flag not given; a given flag that differs from the saved one raises
+    ValueError unless it is in :data:`MUTABLE_ON_RESUME`.
+    """
+    full = vars(build_parser().parse_args(argv))
+    if not full["resume"] or full["overwrite"]:
+        return Args(**full)  # (--resume with --overwrite is refused by validate_args)
+    given = vars(build_parser(suppress_defaults=True).parse_args(argv))
+    last = Path(full["run_dir"]) / "last.pt"
+    if not last.is_file():
+        raise FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
+    saved = saved_args(ckpt_io.read_metadata(last))
+    conflict = _resume_conflicts(given, saved)
+    if conflict:
+        raise ValueError(conflict)
+    return Args(**{**saved, **given, "run_dir": full["run_dir"], "resume": True, "overwrite": False})
+
+
+_RANGES: dict[str, tuple[float, float, bool]] = {
+    # name: (low, high, low_open) -- integers >= low, or finite floats in the range
+    "board_size": (1, math.inf, False), "seed": (0, math.inf, False), "threads": (1, math.inf, False),
+    "total_steps": (1, math.inf, False), "total_minutes": (0, math.inf, False),
+    "num_games": (1, math.inf, False), "rollout_steps": (1, math.inf, False), "channels": (1, math.inf, False),
+    "blocks": (0, math.inf, False), "lr": (0, math.inf, True), "gamma": (0, 1, False),
+    "gae_lambda": (0, 1, False), "update_epochs": (1, math.inf, False), "minibatch_size": (1, math.inf, False),
+    "clip_coef": (0, math.inf, True), "ent_coef": (0, math.inf, False), "vf_coef": (0, math.inf, False),
+    "max_grad_norm": (0, math.inf, True), "target_kl": (0, math.inf, False), "latest_prob": (0, 1, False),
+    "scripted_prob": (0, 1, False), "snapshot_every": (1, math.inf, False), "pool_size": (1, math.inf, False),
+    "eval_every": (0, math.inf, False), "eval_games": (1, math.inf, False), "checkpoint_every": (1, math.inf, False),
+}
+
+
+def parse_milestones(text: str) -> list[float]:
+    """The training minutes of ``--milestones`` ("5,15"), sorted; ValueError if any is not a positive number."""
+    out = []
+    for item in (x.strip() for x in text.split(",")):
+        if not item:
+            continue
+        try:
+            value = float(item)
+        except ValueError:
+            value = float("nan")
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"--milestones must be comma-separated positive minutes (e.g. 5,15), got {item!r} in {text!r}")
+        out.append(value)
+    return sorted(out)
+
+
+def validate_args(args: Args) -> None:
+    """Raise ValueError naming the first wrong argument and what would be right.
+
+    Checks types, ranges (finite numbers, probabilities in [0, 1], positive
+    sizes and frequencies), the game and board size, the device, the
+    milestones and how the scripted-opponent options fit together. Agent
+    specs are checked when the :class:`Trainer` builds them.
+    """
+    for f in fields(Args):
+        value, kind = getattr(args, f.name), _field_kind(f)
+        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+        if kind is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if not ok:
+            raise ValueError(f"{_flag(f.name)} must be {kind.__name__}, got {value!r}")
+    for name, (low, high, low_open) in _RANGES.items():
+        if _field_kind(Args.__dataclass_fields__[name]) is int:
+            check_int(_flag(name), getattr(args, name), int(low))
+        else:
+            check_float(_flag(name), getattr(args, name), low, high, low_open)
+    try:
+        make_geometry(args.game, args.board_size)
+    except ValueError as err:
+        raise ValueError(f"--game {args.game} --board-size {args.board_size}: {err}") from err
+    check_device(args.device, "--device")
+    parse_milestones(args.milestones)
+    if not args.run_dir.strip():
+        raise ValueError("--run-dir must name a directory, got an empty string")
+    scripted = split_specs(args.scripted_opponents)
+    if args.scripted_prob > 0 and not scripted:
+        raise ValueError("--scripted-prob > 0 needs --scripted-opponents (e.g. --scripted-opponents greedy)")
+    if scripted and args.scripted_prob == 0:
+        raise ValueError(f"--scripted-opponents {args.scripted_opponents} would never play with --scripted-prob 0: "
+                         "give a probability (e.g. --scripted-prob 0.3) or leave the opponents out")
+    if args.resume and args.overwrite:
+        raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
+
+
+def build_agents(text: str, geometry: Any, what: str, seed: int | None = None) -> list[tuple[str, Agent]]:
+    """(spec, agent) for each spec of a comma-separated list, checked to play ``geometry``.
+
+    Agent ``i`` gets ``seed + i`` when ``seed`` is given. Raises ValueError
+    naming the option ``what`` and the spec for an unknown agent, a bad
+    option, a missing checkpoint or a network for another board.
+    """
+    out = []
+    for i, spec in enumerate(split_specs(text)):
+        try:
+            agent = load_agent(spec) if seed is None else load_agent(spec, seed=seed + i)
+        except (ValueError, FileNotFoundError) as err:
+            raise ValueError(f"{what}: agent {spec!r}: {err}") from err
+        try:
+            check_board(agent, geometry, spec)
+        except ValueError as err:
+            raise ValueError(f"{what}: {err}") from err
+        out.append((spec, agent))
+    return out
 
 
 # ================================================ per-player advantages
@@ -257,12 +436,12 @@ class OpponentPool:
         self._nets.clear()
 
     def net(self, index: int) -> PolicyValueNet:
-        """The snapshot ``index`` as a network in eval mode (built once)."""
+        """The snapshot ``index`` as a network in eval mode (built once, drawing nothing
+        from torch's random generator: a resumed run rebuilds these networks at other
+        moments than the uninterrupted run built them)."""
         if index not in self._nets:
-            net = PolicyValueNet(self.config).to(self.device)
-            net.load_state_dict(self.snapshots[index])
-            net.eval()
-            self._nets[index] = net
+            net = PolicyValueNet.from_weights(self.config, self.snapshots[index])
+            self._nets[index] = net.to(self.device).eval()
         return self._nets[index]
 
 
@@ -276,12 +455,18 @@ class Trainer:
     """Everything a run holds: network, optimizer, engine, pool, counters and RNGs."""
 
     def __init__(self, args: Args):
+        validate_args(args)
         self.args = args
         g = make_geometry(args.game, args.board_size)
         self.geometry = g
-        self.device = torch.device(args.device)
+        # Agents first: a bad spec fails before anything is allocated or seeded.
+        scripted = build_agents(args.scripted_opponents, g, "--scripted-opponents", seed=args.seed)
+        self.scripted_specs = [spec for spec, _ in scripted]
+        self.scripted = [agent for _, agent in scripted]
+        self.eval_agents = build_agents(args.eval_opponents, g, "--eval-opponents")
+        self.device = check_device(args.device, "--device")
         if self.device.type == "cpu":
-            torch.set_num_threads(max(1, args.threads))
+            torch.set_num_threads(args.threads)
         self.config = NetConfig(g.game, g.size, g.height, g.width, NUM_PLANES,
                                 channels=args.channels, blocks=args.blocks)
         self._seed_everything(args.seed)
@@ -293,17 +478,10 @@ class Trainer:
         B = args.num_games
         self.learner_seat = (np.arange(B) % 2).astype(np.int64)
         self.opponent = np.full(B, LATEST, dtype=np.int64)
-        import agents
-
-        self.scripted = [agents.load(spec, seed=args.seed + i)
-                         for i, spec in enumerate(s for s in args.scripted_opponents.split(",") if s)]
-        if args.scripted_prob and not self.scripted:
-            raise ValueError("scripted_prob > 0 needs scripted_opponents (e.g. --scripted-opponents greedy)")
         self.global_step = 0
         self.update = 0
         self.train_seconds = 0.0
         self.episodes = 0
-        self.history: list[dict[str, float]] = []
 
     def _seed_everything(self, seed: int) -> None:
         random.seed(seed)
@@ -451,21 +629,21 @@ class Trainer:
 
         games = games or self.args.eval_games
         games += games % 2
-        player = PPOAgent(network=copy.deepcopy(self.net).cpu(), greedy=True)
+        # threads=None: the evaluation keeps the trainer's own torch thread count.
+        player = PPOAgent(network=copy.deepcopy(self.net).cpu(), greedy=True, threads=None)
         results = {}
-        for spec in [s for s in self.args.eval_opponents.split(",") if s]:
-            res = round_robin([player, spec], self.args.game, self.args.board_size, games_per_pair=games,
+        for spec, agent in self.eval_agents:
+            res = round_robin([player, agent], self.args.game, self.args.board_size, games_per_pair=games,
                               seed=self.args.seed + self.update, progress=progress, labels=["ppo", spec])
             rate, _, _, _ = res.win_rate(0, 1)
             results[f"win_rate/{spec}"] = float(rate)
         return results
 
     # -------------------------------------------------------- checkpoints
-    def checkpoint(self) -> dict[str, Any]:
-        """Everything needed to rebuild the agent and resume the run exactly."""
-        return {
-            "format": CHECKPOINT_FORMAT,
-            "kind": "odd_env-ppo",
+    def checkpoint(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(metadata, data) of a checkpoint: everything needed to rebuild the agent and resume exactly."""
+        metadata = {
+            "kind": ckpt_io.PPO_KIND,
             "game": self.geometry.game,
             "board_size": self.geometry.size,
             "observation_version": OBSERVATION_VERSION,
@@ -475,109 +653,197 @@ class Trainer:
             "update": self.update,
             "episodes": self.episodes,
             "train_seconds": self.train_seconds,
-            "model": self.net.state_dict(),
+            "torch_version": torch.__version__,
+        }
+        data = {
+            "model": dict(self.net.state_dict()),
             "optimizer": self.optimizer.state_dict(),
             "pool": self.pool.snapshots,
             "engine_states": self.engine.get_states(),
             "learner_seat": self.learner_seat.copy(),
             "opponent": self.opponent.copy(),
-            "scripted": self.scripted,  # agents with their RNGs and any turn in progress
-            "rng": {
-                "python": random.getstate(),
-                "numpy_global": np.random.get_state(),
-                "numpy": self.np_rng.bit_generator.state,
-                "torch": torch.get_rng_state(),
-                "cuda": torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None,
-            },
+            "scripted": [{"spec": spec, "state": agent.get_state()}
+                         for spec, agent in zip(self.scripted_specs, self.scripted)],
+            "rng": _rng_data(random.getstate(), np.random.get_state(), self.np_rng.bit_generator.state,
+                             torch.get_rng_state(),
+                             torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None),
         }
+        return metadata, data
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the checkpoint atomically (a killed run never leaves a half-written file)."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        torch.save(self.checkpoint(), tmp)
-        os.replace(tmp, path)
-        return path
+        return ckpt_io.save(path, *self.checkpoint())
 
     def restore(self, ckpt: dict[str, Any]) -> None:
-        """Continue from a checkpoint made by :meth:`checkpoint` for the same game and size."""
-        check_checkpoint(ckpt, game=self.geometry.game, board_size=self.geometry.size)
+        """Continue from a checkpoint (as :func:`load_checkpoint` returns it) of a run with these arguments.
+
+        Raises ValueError saying what does not fit. A new ``lr`` (allowed on
+        resume) replaces the saved one from the next update.
+        """
+        try:
+            self._restore(ckpt)
+        except (KeyError, IndexError, TypeError, RuntimeError) as err:
+            raise ValueError(f"cannot resume from this checkpoint: {type(err).__name__}: {err}") from err
+
+    def _restore(self, ckpt: dict[str, Any]) -> None:
+        ckpt_io.check_metadata(ckpt, self.geometry.game, self.geometry.size)
+        if ckpt["kind"] != ckpt_io.PPO_KIND:
+            raise ValueError(f"a {ckpt['kind']!r} checkpoint holds no PPO run to resume")
         if ckpt["net_config"] != self.config.to_dict():
             raise ValueError(f"checkpoint network {ckpt['net_config']} differs from the run's {self.config.to_dict()}")
+        missing = [k for k in ("model", "optimizer", "pool", "engine_states", "learner_seat", "opponent",
+                               "scripted", "rng", "args", "global_step", "update", "episodes", "train_seconds")
+                   if k not in ckpt]
+        if missing:
+            raise ValueError(f"the checkpoint lacks {missing} (it holds a network, not a run to resume)")
+        specs = [entry["spec"] for entry in ckpt["scripted"]]
+        if specs != self.scripted_specs:
+            raise ValueError(f"checkpoint has scripted opponents {specs}, the run has {self.scripted_specs}")
+        B = self.args.num_games
+        seats, opponent = ckpt["learner_seat"].numpy(), ckpt["opponent"].numpy()
+        pool = list(ckpt["pool"])
+        if seats.shape != (B,) or not np.isin(seats, (0, 1)).all():
+            raise ValueError(f"learner_seat must be {B} seats of 0 or 1")
+        valid = (opponent == LATEST) | ((opponent >= 0) & (opponent < len(pool))) | (
+            (opponent <= SCRIPTED) & (opponent > SCRIPTED - len(specs)))
+        if opponent.shape != (B,) or not valid.all():
+            raise ValueError(f"opponent must be {B} ids of the latest network, a pool snapshot or a scripted agent")
+        if len(pool) > self.args.pool_size:
+            raise ValueError(f"the pool holds {len(pool)} snapshots, more than pool_size {self.args.pool_size}")
+        shapes = {k: v.shape for k, v in ckpt["model"].items()}
+        for i, snap in enumerate(pool):
+            if {k: v.shape for k, v in snap.items()} != shapes:
+                raise ValueError(f"pool snapshot {i} does not fit the network")
+        counters = {k: ckpt[k] for k in ("global_step", "update", "episodes")}
+        if not all(isinstance(v, int) and v >= 0 for v in counters.values()):
+            raise ValueError(f"bad counters {counters}")
+        self.engine.set_states(ckpt["engine_states"].numpy())  # validates every game's state
         self.net.load_state_dict(ckpt["model"])
-        self.optimizer.load_state_dict(ckpt["optimizer"])
-        self.pool.snapshots = list(ckpt["pool"])
+        groups = [dict(g, betas=tuple(g["betas"])) for g in ckpt["optimizer"]["param_groups"]]  # stored as lists
+        self.optimizer.load_state_dict(dict(ckpt["optimizer"], param_groups=groups))
+        if self.args.lr != ckpt["args"]["lr"]:
+            for group in self.optimizer.param_groups:
+                group["lr"] = self.args.lr
+        self.pool.snapshots = [dict(snap) for snap in pool]
         self.pool._nets.clear()
-        self.engine.set_states(ckpt["engine_states"])
-        self.learner_seat[:] = ckpt["learner_seat"]
-        self.opponent[:] = ckpt["opponent"]
-        if len(ckpt.get("scripted", [])) != len(self.scripted):
-            raise ValueError("checkpoint has different scripted opponents than the run's --scripted-opponents")
-        self.scripted = list(ckpt.get("scripted", []))
-        self.global_step, self.update = ckpt["global_step"], ckpt["update"]
-        self.episodes, self.train_seconds = ckpt["episodes"], ckpt["train_seconds"]
+        self.learner_seat[:] = seats
+        self.opponent[:] = opponent
+        for entry, agent in zip(ckpt["scripted"], self.scripted):
+            agent.set_state(entry["state"])
+        self.global_step, self.update, self.episodes = counters["global_step"], counters["update"], counters["episodes"]
+        self.train_seconds = float(ckpt["train_seconds"])
         rng = ckpt["rng"]
-        random.setstate(rng["python"])
-        np.random.set_state(rng["numpy_global"])
+        python = rng["python"]
+        random.setstate((python["version"], tuple(python["words"].tolist()), python["gauss"]))
+        numpy_global = rng["numpy_global"]
+        np.random.set_state(dict(numpy_global, state=dict(
+            numpy_global["state"], key=numpy_global["state"]["key"].numpy().astype(np.uint32))))
         self.np_rng.bit_generator.state = rng["numpy"]
         torch.set_rng_state(rng["torch"])
-        if rng.get("cuda") is not None and torch.cuda.is_available():
+        if rng["cuda"] is not None and torch.cuda.is_available() and len(rng["cuda"]) == torch.cuda.device_count():
             torch.cuda.set_rng_state_all(rng["cuda"])
 
 
-def check_checkpoint(ckpt: Any, game: str | None = None, board_size: int | None = None) -> None:
-    """Raise ValueError saying what is wrong if ``ckpt`` is not a usable PPO checkpoint."""
-    if not isinstance(ckpt, dict) or ckpt.get("kind") != "odd_env-ppo":
-        raise ValueError("not an odd_env PPO checkpoint (expected a dict with kind='odd_env-ppo')")
-    missing = [k for k in ("format", "game", "board_size", "observation_version", "net_config", "model") if k not in ckpt]
-    if missing:
-        raise ValueError(f"checkpoint is missing {missing}")
-    if ckpt["format"] != CHECKPOINT_FORMAT:
-        raise ValueError(f"checkpoint format {ckpt['format']} is not supported (this version reads {CHECKPOINT_FORMAT})")
-    if ckpt["observation_version"] != OBSERVATION_VERSION:
-        raise ValueError(f"checkpoint was trained on observation version {ckpt['observation_version']}, "
-                         f"this odd_env produces version {OBSERVATION_VERSION}")
-    if game is not None and (ckpt["game"], ckpt["board_size"]) != (game, board_size):
-        raise ValueError(f"checkpoint is for {ckpt['game']} {ckpt['board_size']}, not {game} {board_size}")
+def _rng_data(python: Any, numpy_global: Any, numpy: dict[str, Any], torch_state: torch.Tensor,
+              cuda: list[torch.Tensor] | None) -> dict[str, Any]:
+    """Every random generator's state as tensors and plain values (a checkpoint's ``rng``).
+
+    The Mersenne Twister words (of Python's ``random`` and numpy's global
+    generator) go in int64 tensors: hundreds of plain ints would make the
+    file slow to read. ``numpy_global`` may be the legacy tuple of
+    :func:`numpy.random.get_state` or its dict form.
+    """
+    if isinstance(numpy_global, tuple):  # ('MT19937', key, pos, has_gauss, cached_gaussian)
+        _, key, pos, has_gauss, gauss = numpy_global
+        numpy_global = {"bit_generator": "MT19937", "state": {"key": key, "pos": pos},
+                        "has_gauss": has_gauss, "gauss": gauss}
+    key = torch.tensor(np.asarray(numpy_global["state"]["key"], dtype=np.int64))
+    version, words, gauss = python
+    return {"python": {"version": version, "words": torch.tensor(words, dtype=torch.int64), "gauss": gauss},
+            "numpy_global": dict(numpy_global, state=dict(numpy_global["state"], key=key)),
+            "numpy": numpy, "torch": torch_state, "cuda": cuda}
 
 
-def load_checkpoint(path: str | os.PathLike, map_location: str = "cpu") -> dict[str, Any]:
-    """Read and validate a checkpoint file; clear errors for missing, corrupt or foreign files."""
-    path = Path(path)
-    if not path.is_file():
-        raise FileNotFoundError(f"no checkpoint at {path}")
-    try:
-        ckpt = torch.load(path, map_location=map_location, weights_only=False)
-    except Exception as err:  # torch raises several types for damaged files
-        raise ValueError(f"checkpoint {path} is corrupt or not a torch file: {err}") from err
-    check_checkpoint(ckpt)
-    return ckpt
+def load_checkpoint(path: str | os.PathLike, game: str | None = None, board_size: int | None = None,
+                    map_location: str = "cpu") -> dict[str, Any]:
+    """Read and verify a PPO checkpoint (:func:`agents.checkpoint.load`): its metadata
+    (``game``, ``board_size``, ``global_step``, ``net_config``, ...) and data in one dict.
+
+    Clear errors (ValueError, FileNotFoundError) for missing, corrupt,
+    unsafe, outdated or foreign files, and for another game or board size.
+    """
+    return ckpt_io.load(path, game, board_size, kind=ckpt_io.PPO_KIND, map_location=map_location)
+
+
+def upgrade_format1(old: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(metadata, data) in the current format from a format-1 checkpoint already unpickled
+    (by :func:`agents.checkpoint.convert`, on the user's explicit trust)."""
+    args = {**asdict(Args()), **{k: v for k, v in old["args"].items() if k in Args.__dataclass_fields__}}
+    specs = split_specs(args["scripted_opponents"])
+    scripted = old.get("scripted", [])
+    if len(scripted) != len(specs):
+        raise ValueError(f"the checkpoint has {len(scripted)} scripted agents for the specs {specs}")
+    metadata = {k: old[k] for k in ("game", "board_size", "observation_version", "net_config",
+                                    "global_step", "update", "episodes", "train_seconds")}
+    metadata.update(kind=ckpt_io.PPO_KIND, args=args, torch_version=torch.__version__, converted_from_format=1)
+    rng = old["rng"]
+    data = {
+        "model": dict(old["model"]), "optimizer": old["optimizer"], "pool": [dict(s) for s in old["pool"]],
+        "engine_states": np.asarray(old["engine_states"], dtype=np.int32),
+        "learner_seat": np.asarray(old["learner_seat"], dtype=np.int64),
+        "opponent": np.asarray(old["opponent"], dtype=np.int64),
+        "scripted": [{"spec": spec, "state": agent.get_state()} for spec, agent in zip(specs, scripted)],
+        "rng": _rng_data(rng["python"], rng["numpy_global"], rng["numpy"], rng["torch"], rng.get("cuda")),
+    }
+    return metadata, data
 
 
 # ============================================================ the agent
+@contextlib.contextmanager
+def torch_threads(threads: int | None) -> Iterator[None]:
+    """Run the block with ``threads`` torch CPU threads, then restore the previous count
+    (None: leave it alone). Torch's thread count is per process."""
+    before = torch.get_num_threads()
+    if threads is None or threads == before:
+        yield
+        return
+    torch.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
 class PPOAgent(Agent):
     """A trained network as a player: ``agents.load("ppo", path="run/last.pt")``.
 
     ``greedy=True`` plays the most probable legal action; otherwise it samples
-    from the masked policy with the agent's seed.
+    from the masked policy with the agent's seed. ``threads`` is the number
+    of torch CPU threads of each move's forward pass (1 by default: one
+    position at a time runs fastest on one thread, and torch's default of one
+    thread per core made a move tens to hundreds of times slower); None uses
+    the process's setting. The checkpoint is verified as
+    :func:`agents.checkpoint.load` does.
     """
 
     name = "ppo"
 
-    def __init__(self, path: str | None = None, network: PolicyValueNet | None = None,
-                 greedy: bool = True, seed: int | None = None, device: str = "cpu"):
+    def __init__(self, path: str | os.PathLike | None = None, network: PolicyValueNet | None = None,
+                 greedy: bool = True, seed: int | None = None, device: str = "cpu", threads: int | None = 1):
         super().__init__(seed=seed)
         if (path is None) == (network is None):
-            raise ValueError("give exactly one of path= (a checkpoint) or network=")
+            raise ValueError("ppo: give exactly one of path= (a checkpoint) or network=")
+        self.greedy = check_bool("ppo option greedy", greedy)
+        self.threads = None if threads is None else check_int("ppo option threads", threads, 1)
+        self.device = check_device(device, "ppo option device")
         if path is not None:
-            ckpt = load_checkpoint(path)
-            network = PolicyValueNet(NetConfig(**ckpt["net_config"]))
-            network.load_state_dict(ckpt["model"])
-        self.path = path
-        self.network = network.to(device).eval()
-        self.greedy = greedy
-        self.device = torch.device(device)
+            if not isinstance(path, (str, os.PathLike)):
+                raise ValueError(f"ppo option path must be a checkpoint file name, got {path!r}")
+            network = ckpt_io.load_network(path)
+        elif not isinstance(network, PolicyValueNet):
+            raise ValueError(f"ppo option network must be a PolicyValueNet, got {type(network).__name__}")
+        self.path = None if path is None else str(path)
+        self.network = network.to(self.device).eval()
         cfg = self.network.config
         self.geometry = make_geometry(cfg.game, cfg.board_size)
 
@@ -589,7 +855,8 @@ class PPOAgent(Agent):
                              f"not {state.geometry.game} {state.geometry.size}")
         obs = torch.from_numpy(state.observation()[None]).to(self.device)
         mask = torch.from_numpy(state.legal_action_mask()[None].astype(bool)).to(self.device)
-        logits, value = self.network(obs)
+        with torch_threads(self.threads):
+            logits, value = self.network(obs)
         probs = torch.softmax(masked_logits(logits, mask), dim=-1)[0]
         return probs.cpu().numpy(), float(value[0])
 
@@ -603,118 +870,240 @@ class PPOAgent(Agent):
     @property
     def options(self) -> dict[str, Any]:
         """Options that rebuild this agent."""
-        return {"path": self.path, "greedy": self.greedy, "seed": self.seed}
+        return {"path": self.path, "greedy": self.greedy, "seed": self.seed, "device": str(self.device),
+                "threads": self.threads}
 
-    def __getstate__(self):
+    def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["network"] = (self.network.config, {k: v.cpu() for k, v in self.network.state_dict().items()})
         return state
 
-    def __setstate__(self, state):
-        # Unpickled in an arena worker process: one thread per process plays
-        # single positions fastest and never oversubscribes the cores.
-        torch.set_num_threads(1)
+    def __setstate__(self, state: dict[str, Any]) -> None:
         config, weights = state["network"]
-        net = PolicyValueNet(config)
-        net.load_state_dict(weights)
-        state["network"] = net.eval()
+        state["network"] = PolicyValueNet.from_weights(config, weights).to(state["device"]).eval()
         self.__dict__.update(state)
+        if self.threads is not None:
+            # Unpickled in an arena worker, a process of its own: set its thread count once.
+            torch.set_num_threads(self.threads)
 
 
-# ============================================================ main loop
+# ============================================================ the run
 class RunLog:
-    """Every metric to a CSV file (one row per update) and to TensorBoard."""
+    """Every metric to a CSV file (one row per update) and to TensorBoard.
 
-    def __init__(self, run_dir: Path, tensorboard: bool, resume: bool):
+    ``resume_step``: the step of the checkpoint a run resumes from; rows
+    logged after it (by the run that was interrupted) are dropped from the
+    CSV, and TensorBoard hides their events.
+    """
+
+    def __init__(self, run_dir: Path, tensorboard: bool, resume_step: int | None = None):
         self.path = run_dir / "metrics.csv"
         self.rows: list[dict[str, float]] = []
-        if resume and self.path.exists():
-            with open(self.path) as f:
-                self.rows = [{k: float(v) if v != "" else float("nan") for k, v in r.items()} for r in csv.DictReader(f)]
+        if resume_step is not None and self.path.exists():
+            with open(self.path, newline="") as f:
+                # An empty cell is a metric that row did not log (e.g. no evaluation): leave it out.
+                rows = [{k: float(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
+            self.rows = [r for r in rows if r.get("global_step", math.inf) <= resume_step]
+            self._write()
         self.writer = None
         if tensorboard:
             try:
                 from torch.utils.tensorboard import SummaryWriter
-
-                self.writer = SummaryWriter(str(run_dir / "tb"))
             except ImportError:
-                print("tensorboard not installed: logging to CSV only (pip install tensorboard)")
+                print("tensorboard is not installed: logging to metrics.csv only "
+                      "(pip install tensorboard, or the project's agents or dev extra)")
+            else:
+                purge = None if resume_step is None else resume_step + 1
+                self.writer = SummaryWriter(str(run_dir / "tb"), purge_step=purge)
 
-    def log(self, step: int, metrics: dict[str, float]) -> None:
-        """Append one row and write the CSV."""
-        self.rows.append({"global_step": float(step), **metrics})
+    def _write(self) -> None:
         keys: list[str] = []
         for r in self.rows:
             keys += [k for k in r if k not in keys]
-        with open(self.path, "w", newline="") as f:
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        with open(tmp, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=keys)
             w.writeheader()
             w.writerows(self.rows)
+        os.replace(tmp, self.path)  # a killed run never leaves a half-written CSV
+
+    def log(self, step: int, metrics: dict[str, float]) -> None:
+        """Append one row and rewrite the CSV atomically."""
+        self.rows.append({"global_step": float(step), **metrics})
+        self._write()
         if self.writer is not None:
             for k, v in metrics.items():
                 if not math.isnan(v):
                     self.writer.add_scalar(k, v, step)
             self.writer.flush()
 
+    def close(self) -> None:
+        """Close the TensorBoard writer."""
+        if self.writer is not None:
+            self.writer.close()
 
-def train(args: Args) -> Trainer:
-    """Run (or resume) training as ``args`` says; returns the trainer at the end."""
+
+RUN_FILES = ("last.pt", "last.pt.tmp", "args.json", "metrics.csv", "metrics.csv.tmp", "at-*min.pt", "tb")
+"""What a run writes in its directory (and ``--overwrite`` deletes)."""
+
+
+def prepare_run(args: Args) -> Trainer:
+    """Check ``args`` and the run directory; return the trainer, restored from the
+    run's checkpoint with ``resume``. Raises ValueError / FileNotFoundError saying
+    what is wrong before anything is written."""
+    validate_args(args)
     run_dir = Path(args.run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    trainer = Trainer(args)
     last = run_dir / "last.pt"
+    if run_dir.exists() and not run_dir.is_dir():
+        raise ValueError(f"--run-dir {run_dir} is a file, not a directory")
     if args.resume:
-        if not last.exists():
-            raise FileNotFoundError(f"--resume: no checkpoint at {last}")
-        trainer.restore(load_checkpoint(last, map_location=args.device))
+        if not last.is_file():
+            raise FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
+        conflict = _resume_conflicts(asdict(args), saved_args(ckpt_io.read_metadata(last, args.game, args.board_size)))
+        if conflict:
+            raise ValueError(conflict)
+    elif not args.overwrite and (last.exists() or (run_dir / "args.json").exists()):
+        raise ValueError(f"{run_dir} already holds a run: add --resume to continue it, or --overwrite to start "
+                         f"a new one there (deletes its last.pt, args.json, metrics.csv, at-*min.pt and tb/), "
+                         f"or choose another --run-dir")
+    trainer = Trainer(args)
+    if args.resume:
+        ckpt = load_checkpoint(last, args.game, args.board_size)
+        try:
+            trainer.restore(ckpt)
+        except ValueError as err:
+            raise ValueError(f"{last}: {err}") from err
+        lr = "" if args.lr == ckpt["args"]["lr"] else f"; learning rate {args.lr:g} (was {ckpt['args']['lr']:g})"
+        print(f"resuming {run_dir} at update {trainer.update} ({trainer.global_step:,} steps, "
+              f"{trainer.train_seconds / 60:.1f} training minutes){lr}")
+    elif args.overwrite:
+        for pattern in RUN_FILES:
+            for p in run_dir.glob(pattern):
+                shutil.rmtree(p) if p.is_dir() else p.unlink()
+    run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
-    log = RunLog(run_dir, args.tensorboard, args.resume)
-    bar = None
-    if args.progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=args.total_steps, initial=trainer.global_step, unit="step", dynamic_ncols=True)
-    latest_eval: dict[str, float] = {}
-    milestones = sorted(m for m in (float(x) for x in args.milestones.split(",") if x.strip())
-                        if 60 * m > trainer.train_seconds)
-    while trainer.global_step < args.total_steps and (
-            not args.total_minutes or trainer.train_seconds < 60 * args.total_minutes):
-        t0 = time.perf_counter()
-        batch = trainer.collect()
-        t1 = time.perf_counter()
-        metrics = trainer.learn(batch)
-        t2 = time.perf_counter()
-        trainer.train_seconds += t2 - t0
-        if trainer.update % args.snapshot_every == 0:
-            trainer.pool.add(trainer.net)
-        metrics.update(win_rate_vs_pool=batch["win_rate_vs_pool"],
-                       win_rate_vs_scripted=batch["win_rate_vs_scripted"], rollout_seconds=t1 - t0,
-                       update_seconds=t2 - t1, steps_per_second=args.rollout_steps * args.num_games / (t2 - t0),
-                       train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
-        done = trainer.global_step >= args.total_steps or (
-            args.total_minutes and trainer.train_seconds >= 60 * args.total_minutes)
-        if (args.eval_every and trainer.update % args.eval_every == 0) or done:
-            latest_eval = trainer.evaluate()
-            metrics.update(latest_eval)
-        log.log(trainer.global_step, metrics)
-        if trainer.update % args.checkpoint_every == 0 or done:
-            trainer.save(last)
-        while milestones and trainer.train_seconds >= 60 * milestones[0]:
-            trainer.save(run_dir / f"at-{milestones.pop(0):g}min.pt")
-        if bar is not None:
-            bar.update(args.rollout_steps * args.num_games)
-            bar.set_postfix({k.split("/")[-1]: f"{v:.2f}" for k, v in latest_eval.items()}
-                            | {"ent": f"{metrics['entropy']:.2f}"})
-    if bar is not None:
-        bar.close()
-    trainer.save(last)
     return trainer
 
 
-def main(argv: list[str] | None = None) -> None:
-    """Command-line entry point."""
-    train(parse_args(argv))
+def progress_toward_limit(args: Args, trainer: Trainer) -> tuple[float, str]:
+    """(fraction done, "steps" or "time"): how far the run is toward whichever limit ends it first."""
+    steps = trainer.global_step / args.total_steps
+    if args.total_minutes:
+        minutes = trainer.train_seconds / (60 * args.total_minutes)
+        if minutes > steps:
+            return min(1.0, minutes), "time"
+    return min(1.0, steps), "steps"
+
+
+def _stop_reason(args: Args, trainer: Trainer) -> str | None:
+    if trainer.global_step >= args.total_steps:
+        return "step limit"
+    if args.total_minutes and trainer.train_seconds >= 60 * args.total_minutes:
+        return "time limit"
+    return None
+
+
+class _Progress:
+    """A tqdm bar in percent of the nearer limit (or nothing, with a note, without tqdm)."""
+
+    def __init__(self, args: Args, trainer: Trainer):
+        self.args, self.trainer, self.bar = args, trainer, None
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            print("tqdm is not installed: no progress bar (pip install tqdm)")
+            return
+        fraction, desc = self._where()
+        self.bar = tqdm(total=100.0, initial=100 * fraction, desc=desc, unit="%", dynamic_ncols=True,
+                        bar_format="{desc}: {percentage:3.0f}%|{bar}| [{elapsed}<{remaining}{postfix}]")
+
+    def _where(self) -> tuple[float, str]:
+        a, t = self.args, self.trainer
+        fraction, limit = progress_toward_limit(a, t)
+        if limit == "steps":
+            return fraction, f"{t.global_step:,}/{a.total_steps:,} steps"
+        return fraction, f"{t.train_seconds / 60:.1f}/{a.total_minutes:g} min"
+
+    def show(self, postfix: dict[str, str]) -> None:
+        """Move the bar to the run's progress."""
+        if self.bar is None:
+            return
+        fraction, desc = self._where()
+        self.bar.set_description_str(desc, refresh=False)
+        self.bar.set_postfix(postfix, refresh=False)
+        self.bar.update(100 * fraction - self.bar.n)
+
+    def close(self) -> None:
+        """Close the bar."""
+        if self.bar is not None:
+            self.bar.close()
+
+
+def run(trainer: Trainer) -> Trainer:
+    """Train until the step or time limit, logging and checkpointing; returns the trainer.
+
+    Ends with one line saying which limit stopped the run, the step count and
+    the checkpoint's path.
+    """
+    args = trainer.args
+    run_dir = Path(args.run_dir)
+    last = run_dir / "last.pt"
+    log = RunLog(run_dir, args.tensorboard, trainer.global_step if args.resume else None)
+    bar = _Progress(args, trainer) if args.progress else None
+    latest_eval: dict[str, float] = {}
+    milestones = [m for m in parse_milestones(args.milestones) if 60 * m > trainer.train_seconds]
+    try:
+        while _stop_reason(args, trainer) is None:
+            t0 = time.perf_counter()
+            batch = trainer.collect()
+            t1 = time.perf_counter()
+            metrics = trainer.learn(batch)
+            t2 = time.perf_counter()
+            trainer.train_seconds += t2 - t0
+            if trainer.update % args.snapshot_every == 0:
+                trainer.pool.add(trainer.net)
+            metrics.update(win_rate_vs_pool=batch["win_rate_vs_pool"],
+                           win_rate_vs_scripted=batch["win_rate_vs_scripted"], rollout_seconds=t1 - t0,
+                           update_seconds=t2 - t1, steps_per_second=args.rollout_steps * args.num_games / (t2 - t0),
+                           train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
+            done = _stop_reason(args, trainer) is not None
+            if (args.eval_every and trainer.update % args.eval_every == 0) or done:
+                latest_eval = trainer.evaluate()
+                metrics.update(latest_eval)
+            log.log(trainer.global_step, metrics)
+            if trainer.update % args.checkpoint_every == 0 or done:
+                trainer.save(last)
+            while milestones and trainer.train_seconds >= 60 * milestones[0]:
+                trainer.save(run_dir / f"at-{milestones.pop(0):g}min.pt")
+            if bar is not None:
+                bar.show({k.split("/")[-1]: f"{v:.2f}" for k, v in latest_eval.items()}
+                         | {"ent": f"{metrics['entropy']:.2f}"})
+    finally:
+        if bar is not None:
+            bar.close()
+        log.close()
+    print(f"stopped at the {_stop_reason(args, trainer)}: {trainer.global_step:,} steps "
+          f"(--total-steps {args.total_steps}), {trainer.train_seconds / 60:.2f} training minutes "
+          f"(--total-minutes {args.total_minutes:g}); checkpoint: {last}")
+    return trainer
+
+
+def train(args: Args) -> Trainer:
+    """Run (or resume) training as ``args`` says; returns the trainer at the end."""
+    return run(prepare_run(args))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point: every mistake in the arguments or the run directory
+    is one message and exit status 2."""
+    parser = build_parser()
+    try:
+        trainer = prepare_run(parse_args(argv))
+    except (ValueError, FileNotFoundError) as err:
+        parser.error(str(err))
+    run(trainer)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

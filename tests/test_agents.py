@@ -4,6 +4,7 @@ arena's statistics and files."""
 
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 
@@ -346,6 +347,78 @@ def test_load_by_name_and_spec():
             agents.load("ppo", path="nowhere.pt")
 
 
+@pytest.mark.parametrize("spec,message", [
+    ("mcts:prior_temp=0", "mcts option prior_temp must be a finite number > 0, got 0"),
+    ("mcts:prior_temp=-1", "mcts option prior_temp must be a finite number > 0, got -1"),
+    ("mcts:prior_temp=nan", "mcts option prior_temp must be a finite number > 0, got nan"),
+    ("mcts:c=nan", "mcts option c must be a finite number >= 0, got nan"),
+    ("mcts:c=-1", "mcts option c must be a finite number >= 0, got -1"),
+    ("mcts:simulations=inf", "mcts option simulations must be an integer >= 1, got inf"),
+    ("mcts:simulations=nan", "mcts option simulations must be an integer >= 1, got nan"),
+    ("mcts:simulations=0", "mcts option simulations must be an integer >= 1, got 0"),
+    ("mcts:simulations=-5", "mcts option simulations must be an integer >= 1, got -5"),
+    ("mcts:simulations=2.5", "mcts option simulations must be an integer >= 1, got 2.5"),
+    ("mcts:simulations=many", "mcts option simulations must be an integer >= 1, got 'many'"),
+    ("mcts:time_budget=0", "mcts option time_budget must be a finite number > 0, got 0"),
+    ("mcts:time_budget=-1", "mcts option time_budget must be a finite number > 0, got -1"),
+    ("mcts:time_budget=inf", "mcts option time_budget must be a finite number > 0, got inf"),
+    ("mcts:time_budget=nan", "mcts option time_budget must be a finite number > 0, got nan"),
+    ("mcts:epsilon=1.5", "mcts option epsilon must be a finite number in [0, 1], got 1.5"),
+    ("mcts:epsilon=nan", "mcts option epsilon must be a finite number in [0, 1], got nan"),
+    ("mcts:rollout=smart", "mcts option rollout must be one of"),
+    ("mcts:prior=ppo", "mcts option prior must be one of"),
+    ("mcts:reuse_tree=maybe", "mcts option reuse_tree must be true or false, got 'maybe'"),
+    ("mcts:policy_value_fn=3", "mcts option policy_value_fn must be callable or None"),
+    ("greedy:tiebreak=first", "greedy option tiebreak must be one of"),
+    ("random:seed=-1", "random option seed must be an integer >= 0, got -1"),
+    ("greedy:seed=1.5", "greedy option seed must be an integer >= 0, got 1.5"),
+    ("mcts:seed=true", "mcts option seed must be an integer >= 0, got True"),
+    ("random:geometry=7", "random option geometry must be a Geometry"),
+])
+def test_options_that_would_crash_in_play_are_refused_at_load(spec, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        agents.load(spec)
+
+
+def test_options_at_the_edge_of_their_ranges_play():
+    s = random_positions(square(5), 1, seed=3)[0]
+    spec = "mcts:simulations=1,c=0,time_budget=0.001,epsilon=0,prior_temp=0.001,reuse_tree=0"
+    for agent in (agents.load(spec), agents.load("mcts:epsilon=1,prior=none,rollout=random", simulations=2.0)):
+        assert s.legal_action_mask()[agent.act(s)]
+
+
+def play_out(agent, state):
+    actions = []
+    while not state.is_terminal:
+        actions.append(agent.act(state))
+        state.apply(actions[-1])
+    return actions
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "greedy:tiebreak=random", "mcts:simulations=6,reuse_tree=false"])
+def test_a_saved_agent_state_continues_exactly(spec):
+    g = square(5)
+    agent = agents.load(spec, seed=3)
+    s = GameState(g)
+    while s.ply < 6 or s.turn_step != 2:  # stop mid-turn: greedy has planned its second stone
+        s.apply(agent.act(s))
+    saved = json.loads(json.dumps(agent.get_state()))  # plain JSON values
+    copy = agents.load(spec, seed=99)
+    copy.set_state(saved)
+    assert play_out(copy, s.copy()) == play_out(agent, s.copy())
+    if spec == "greedy":
+        assert saved["plan"] is not None and saved["plan"]["to_move"] == s.to_move
+    with pytest.raises(ValueError, match="bad saved state"):
+        copy.set_state({"rng": {"bit_generator": "MT19937"}})
+
+
+def test_split_specs_keeps_each_agents_options_together():
+    assert agents.split_specs(" random, mcts:simulations=100,c=1.4 ,greedy,") == \
+        ["random", "mcts:simulations=100,c=1.4", "greedy"]
+    with pytest.raises(ValueError, match="starts with an option"):
+        agents.split_specs("c=1.4,random")
+
+
 def test_register_a_new_agent():
     class FirstLegal(agents.Agent):
         name = "first_legal"
@@ -435,4 +508,48 @@ def test_arena_command_line(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "Elo" in printed and "greedy" in printed
     assert (tmp_path / "results.json").exists()
-    assert arena_main(["--agents", "random", "greedy", "--games", "3", "--no-progress"]) == 2
+
+
+def arena_fails(argv, capsys):
+    with pytest.raises(SystemExit) as exc:
+        arena_main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage:") and "Traceback" not in err
+    return err
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["--agents", "random"], "--agents needs at least two agents, got 1"),
+    (["--agents", "random", "greedy", "--games", "3"], "--games must be even and >= 2"),
+    (["--agents", "random", "greedy", "--games", "0"], "--games must be even and >= 2"),
+    (["--agents", "random", "greedy", "--games", "-4"], "--games must be even and >= 2"),
+    (["--agents", "random", "greedy", "--seed", "-1"], "--seed must be >= 0"),
+    (["--agents", "random", "greedy", "--workers", "0"], "--workers must be >= 1"),
+    (["--agents", "random", "gredy"], "agent 'gredy': unknown agent 'gredy'"),
+    (["--agents", "random", "mcts:simulations=inf"], "mcts option simulations must be an integer >= 1, got inf"),
+    (["--agents", "random", "ppo:path=missing.pt"], "agent 'ppo:path=missing.pt': no checkpoint at missing.pt"),
+    (["--agents", "random", "greedy", "--board-size", "1"], "Xodd board_size"),
+    (["--agents", "random", "greedy", "--game", "go"], "invalid choice: 'go'"),
+])
+def test_arena_command_line_mistakes_exit_2(argv, message, capsys, tmp_path):
+    assert message in arena_fails(argv + ["--no-progress", "--out", str(tmp_path / "out")], capsys)
+
+
+def test_arena_refuses_an_out_file_before_playing(tmp_path, capsys, monkeypatch):
+    import agents.arena as arena
+
+    played = []
+    monkeypatch.setattr(arena, "round_robin", lambda *a, **k: played.append(1))
+    out = tmp_path / "results"
+    out.write_text("keep me")
+    err = arena_fails(["--agents", "random", "greedy", "--no-progress", "--out", str(out)], capsys)
+    assert "--out" in err and "is a file" in err
+    assert not played and out.read_text() == "keep me"
+
+
+def test_arena_help_shows_a_plain_percent_sign(capsys):
+    with pytest.raises(SystemExit):
+        arena_main(["--help"])
+    out = capsys.readouterr().out
+    assert "95% intervals" in out and "%%" not in out

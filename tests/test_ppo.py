@@ -1,5 +1,8 @@
 """The PPO baseline: credit assignment, masking, checkpoints, resume, learning."""
 
+import csv
+import re
+
 import numpy as np
 import pytest
 
@@ -82,21 +85,101 @@ def small_args(tmp_path, **kw):
     return Args(**base)
 
 
-def test_resume_continues_exactly(tmp_path):
-    league = dict(scripted_opponents="greedy", scripted_prob=0.3)
-    straight = train(small_args(tmp_path / "a", total_steps=32 * 16 * 4, checkpoint_every=100, **league))
-    train(small_args(tmp_path / "b", total_steps=32 * 16 * 2, **league))
-    resumed = train(small_args(tmp_path / "b", total_steps=32 * 16 * 4, resume=True, **league))
-    assert resumed.global_step == straight.global_step == 2048 and resumed.update == 4
-    for k, v in straight.net.state_dict().items():
-        torch.testing.assert_close(resumed.net.state_dict()[k], v, rtol=0, atol=0)
-    s_opt, r_opt = straight.optimizer.state_dict()["state"], resumed.optimizer.state_dict()["state"]
-    for k in s_opt:
-        torch.testing.assert_close(r_opt[k]["exp_avg"], s_opt[k]["exp_avg"], rtol=0, atol=0)
-    assert len(resumed.pool.snapshots) == len(straight.pool.snapshots) == 2
-    ckpt = load_checkpoint(tmp_path / "b" / "run" / "last.pt")
-    assert ckpt["global_step"] == 2048 and ckpt["game"] == "xodd" and ckpt["board_size"] == 4
+TIMING = {"rollout_seconds", "update_seconds", "steps_per_second", "train_minutes"}
+
+
+def read_metrics(run_dir):
+    with open(run_dir / "metrics.csv", newline="") as f:
+        return [{k: v for k, v in row.items() if k not in TIMING} for row in csv.DictReader(f)]
+
+
+def assert_same_state(a, b):
+    for k, v in a.net.state_dict().items():
+        torch.testing.assert_close(b.net.state_dict()[k], v, rtol=0, atol=0)
+    sa, sb = a.optimizer.state_dict(), b.optimizer.state_dict()
+    assert sa["param_groups"] == sb["param_groups"]
+    for k, state in sa["state"].items():
+        for name, value in state.items():
+            torch.testing.assert_close(sb["state"][k][name], value, rtol=0, atol=0)
+    assert len(a.pool.snapshots) == len(b.pool.snapshots)
+    for x, y in zip(a.pool.snapshots, b.pool.snapshots):
+        for k in x:
+            torch.testing.assert_close(y[k], x[k], rtol=0, atol=0)
+    assert np.array_equal(a.engine.get_states(), b.engine.get_states())
+    assert (a.global_step, a.update, a.episodes) == (b.global_step, b.update, b.episodes)
+
+
+def test_resume_between_snapshots_with_a_league_continues_exactly(tmp_path, monkeypatch):
+    # Checkpoints every 5 updates, snapshots every 2: the run is killed after update 7,
+    # its last checkpoint (update 5) falls between snapshots, with snapshot networks
+    # already built and greedy opponents mid-game.
+    run = dict(checkpoint_every=5, snapshot_every=2, eval_every=3, eval_games=4, eval_opponents="random,greedy",
+               scripted_opponents="greedy", scripted_prob=0.3, num_games=16, rollout_steps=16,
+               minibatch_size=128)
+    updates = 16 * 16
+    straight = train(small_args(tmp_path / "a", total_steps=updates * 9, **run))
+
+    real_save = Trainer.save
+
+    def killed_after_update_7(self, path):  # no save after update 5: the process died at update 7
+        return real_save(self, path) if self.update <= 5 else None
+
+    monkeypatch.setattr(Trainer, "save", killed_after_update_7)
+    train(small_args(tmp_path / "b", total_steps=updates * 7, **run))
+    monkeypatch.setattr(Trainer, "save", real_save)
+    b_dir = tmp_path / "b" / "run"
+    assert len(read_metrics(b_dir)) == 7 and load_checkpoint(b_dir / "last.pt")["update"] == 5
+
+    resumed = train(small_args(tmp_path / "b", total_steps=updates * 9, resume=True, **run))
+    assert resumed.update == straight.update == 9
+    assert_same_state(straight, resumed)
+    for x, y in zip(straight.scripted, resumed.scripted):
+        assert x.get_state() == y.get_state()
+    rows = read_metrics(b_dir)
+    assert [r["global_step"] for r in rows] == [str(float(updates * u)) for u in range(1, 10)]
+    assert rows == read_metrics(tmp_path / "a" / "run")
+    assert any(r["win_rate_vs_pool"] not in ("", "nan") for r in rows[5:])  # snapshots played after the resume
+    assert rows[5]["win_rate/greedy"] != ""  # update 6 evaluated, after the resume
+    ckpt = load_checkpoint(b_dir / "last.pt")
+    assert ckpt["global_step"] == updates * 9 and ckpt["game"] == "xodd" and ckpt["board_size"] == 4
     assert ckpt["observation_version"] == 1 and ckpt["net_config"]["channels"] == 16
+
+
+def test_building_a_network_draws_nothing_from_torch(tmp_path):
+    trainer = Trainer(small_args(tmp_path))
+    trainer.pool.add(trainer.net)
+    before = torch.get_rng_state()
+    trainer.pool.net(0)
+    PPOAgent(path=str(trainer.save(tmp_path / "p.pt")))
+    assert torch.equal(torch.get_rng_state(), before)
+
+
+def test_resume_applies_a_new_learning_rate_and_says_so(tmp_path, capsys):
+    train(small_args(tmp_path, total_steps=32 * 16))
+    resumed = train(small_args(tmp_path, total_steps=32 * 16 * 2, lr=1e-3, resume=True))
+    assert "learning rate 0.001 (was 0.0003)" in capsys.readouterr().out
+    assert resumed.optimizer.param_groups[0]["lr"] == 1e-3
+    assert load_checkpoint(tmp_path / "run" / "last.pt")["args"]["lr"] == 1e-3
+
+
+def test_resume_refuses_changed_arguments_from_python(tmp_path):
+    train(small_args(tmp_path, total_steps=32 * 16))
+    with pytest.raises(ValueError, match=r"--num-games 16 \(the run has 32\).*--total-steps"):
+        train(small_args(tmp_path, total_steps=32 * 16 * 2, num_games=16, resume=True))
+
+
+def test_a_new_run_refuses_a_directory_holding_one(tmp_path):
+    train(small_args(tmp_path, total_steps=32 * 16, milestones="0.0001"))
+    run_dir = tmp_path / "run"
+    assert (run_dir / "at-0.0001min.pt").exists()
+    before = (run_dir / "last.pt").read_bytes()
+    with pytest.raises(ValueError, match="already holds a run: add --resume .* or --overwrite"):
+        train(small_args(tmp_path, total_steps=32 * 16))
+    assert (run_dir / "last.pt").read_bytes() == before
+    train(small_args(tmp_path, total_steps=32 * 16, seed=4, overwrite=True))
+    assert not (run_dir / "at-0.0001min.pt").exists()
+    assert load_checkpoint(run_dir / "last.pt")["args"]["seed"] == 4
+    assert len(read_metrics(run_dir)) == 1
 
 
 def test_bad_checkpoints_give_clear_errors(tmp_path):
@@ -110,13 +193,18 @@ def test_bad_checkpoints_give_clear_errors(tmp_path):
     with pytest.raises(ValueError, match="corrupt"):
         agents.load("ppo", path=str(truncated))
     torch.save({"weights": 1}, tmp_path / "foreign.pt")
-    with pytest.raises(ValueError, match="not an odd_env PPO checkpoint"):
+    with pytest.raises(ValueError, match="not an odd_env checkpoint"):
         load_checkpoint(tmp_path / "foreign.pt")
     with pytest.raises(FileNotFoundError):
         load_checkpoint(tmp_path / "missing.pt")
+    with pytest.raises(ValueError, match="is for xodd 4, not xodd 5"):
+        load_checkpoint(path, "xodd", 5)
     other = Trainer(small_args(tmp_path, board_size=5))
-    with pytest.raises(ValueError, match="xodd 4, not xodd 5"):
-        other.restore(torch.load(path, weights_only=False))
+    with pytest.raises(ValueError, match="is for xodd 4, not xodd 5"):
+        other.restore(load_checkpoint(path))
+    wider = Trainer(small_args(tmp_path, channels=8))
+    with pytest.raises(ValueError, match="differs from the run's"):
+        wider.restore(load_checkpoint(path))
 
 
 def test_loaded_agent_plays_legally_in_arena_and_gym(tmp_path):
@@ -136,6 +224,52 @@ def test_loaded_agent_plays_legally_in_arena_and_gym(tmp_path):
     assert env.observation_space.contains(obs)
     with pytest.raises(ValueError, match="plays xodd 4"):
         player.act(GameState(square(5)))
+
+
+def test_ppo_options_are_checked_at_load(tmp_path):
+    path = str(Trainer(small_args(tmp_path)).save(tmp_path / "p.pt"))
+    bad = [(dict(threads=0), "ppo option threads must be an integer >= 1, got 0"),
+           (dict(greedy="maybe"), "ppo option greedy must be true or false"),
+           (dict(seed=-2), "ppo option seed must be an integer >= 0"),
+           (dict(device="tpu"), "ppo option device must be cpu or cuda"),
+           (dict(path=3), "ppo option path must be a checkpoint file name")]
+    if not torch.cuda.is_available():
+        bad.append((dict(device="cuda"), "ppo option device 'cuda' needs CUDA"))
+    for options, message in bad:
+        with pytest.raises(ValueError, match=re.escape(message)):
+            agents.load("ppo", **{"path": path, **options})
+    with pytest.raises(ValueError, match="exactly one of path="):
+        agents.load("ppo")
+
+
+def test_a_ppo_move_uses_its_own_thread_count_and_restores_the_process_one(tmp_path):
+    player = agents.load("ppo", path=str(Trainer(small_args(tmp_path)).save(tmp_path / "p.pt")))
+    seen = []
+    player.network.register_forward_pre_hook(lambda *_: seen.append(torch.get_num_threads()))
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        player.act(GameState(square(4)))
+        assert seen == [1] and torch.get_num_threads() == 2
+        unchanged = agents.load("ppo", path=player.path, threads=None)
+        unchanged.network.register_forward_pre_hook(lambda *_: seen.append(torch.get_num_threads()))
+        unchanged.act(GameState(square(4)))
+        assert seen == [1, 2]
+    finally:
+        torch.set_num_threads(before)
+
+
+def test_the_arena_refuses_a_network_for_another_board(tmp_path, capsys):
+    from agents.arena import main as arena_main, round_robin
+
+    path = str(Trainer(small_args(tmp_path)).save(tmp_path / "p.pt"))
+    with pytest.raises(SystemExit) as exc:
+        arena_main(["--board-size", "5", "--agents", f"ppo:path={path}", "random", "--no-progress",
+                    "--out", str(tmp_path / "out")])
+    assert exc.value.code == 2
+    assert f"agent 'ppo:path={path}' plays xodd 4, not xodd 5" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="plays xodd 4, not yodd 4"):
+        round_robin([agents.load("ppo", path=path), "random"], "yodd", 4, games_per_pair=2, progress=False)
 
 
 def test_cli_generated_from_the_dataclass():
