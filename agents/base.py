@@ -1,18 +1,18 @@
 """The one interface every player implements.
 
-An :class:`Agent` is given a position and returns a legal action in the
-relative encoding of RULES.md section 5. It plays both colours and both steps
-of a turn, and it is reproducible: the same seed and the same sequence of
-positions give the same actions.
+An :class:`Agent` is given a position of any game of :mod:`odd_env.game` and
+returns a legal action. It plays both sides and every kind of decision (both
+steps of an Xodd/Yodd turn; every YINSH decision), and it is reproducible:
+the same seed and the same sequence of positions give the same actions.
 
 Two ways to call it:
 
-* ``agent.act(state)`` with a :class:`~odd_env.core.state.GameState` (the
+* ``agent.act(state)`` with a position (:class:`odd_env.game.Position`: the
   arena and search code use this; the state is never modified);
 * ``agent(observation, action_mask)`` with the planes of the PettingZoo /
-  Gymnasium observation (what an environment's ``opponent=`` does). The state
-  is rebuilt with :meth:`GameState.from_observation`; the geometry is given to
-  the constructor or inferred from the planes (:func:`infer_geometry`).
+  Gymnasium observation (what an environment's ``opponent=`` does). The
+  position is rebuilt with the game's ``from_observation``; the game is given
+  to the constructor (``game=``) or inferred from the planes (:func:`infer_game`).
 """
 
 from __future__ import annotations
@@ -22,7 +22,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from odd_env.core.geometry import Geometry, hexhex, square
-from odd_env.core.state import GameState
+from odd_env.core.state import NUM_PLANES as ODD_PLANES
+from odd_env.game import Game, Position, available_games, make as make_game
 
 
 def infer_geometry(planes: np.ndarray) -> Geometry:
@@ -40,6 +41,31 @@ def infer_geometry(planes: np.ndarray) -> Geometry:
     return hexhex((h + 1) // 2)
 
 
+def infer_game(planes: np.ndarray) -> Game:
+    """The game whose observation planes ``(C, H, W)`` these are.
+
+    Xodd and Yodd have 12 planes (Xodd when the on-board plane 3 is all ones,
+    else Yodd of base ``(H + 1) // 2``); any other game is recognised by its
+    observation shape (YINSH: its planes on the 11 x 11 array).
+    """
+    planes = np.asarray(planes)
+    if planes.ndim != 3:
+        raise ValueError(f"expected observation planes of shape (C, H, W), got {planes.shape}")
+    if planes.shape[0] == ODD_PLANES:
+        g = infer_geometry(planes)
+        return make_game(g.game, g.size)
+    for name in available_games():
+        if name in ("xodd", "yodd"):
+            continue
+        try:
+            game = make_game(name)
+        except ValueError:
+            continue
+        if game.observation_shape == planes.shape:
+            return game
+    raise ValueError(f"no game has observations of shape {planes.shape}; pass game= to the agent")
+
+
 def new_rng_state(rng: np.random.Generator) -> np.ndarray:
     """A fresh, nonzero state (uint64[1]) for the compiled xorshift generator."""
     return np.array([int(rng.integers(1, 2**63 - 1))], dtype=np.uint64)
@@ -55,13 +81,18 @@ class Agent:
     name: str = "agent"
     """Registry name (``agents.load(name)``); instances may refine it with :attr:`label`."""
 
-    def __init__(self, seed: int | None = None, geometry: Geometry | None = None):
+    def __init__(self, seed: int | None = None, geometry: Geometry | None = None,
+                 game: Game | None = None):
+        if game is None and geometry is not None:
+            game = make_game(geometry.game, geometry.size)
+        self.game = game
+        """The game played from observations (None: inferred from the planes)."""
         self.geometry = geometry
         self.seed = seed
         self.rng = np.random.default_rng(seed)
 
     # ------------------------------------------------------------ the interface
-    def act(self, state: GameState) -> int:
+    def act(self, state: Position) -> int:
         """A legal action for the player to act in ``state`` (which is left unchanged)."""
         raise NotImplementedError
 
@@ -82,8 +113,8 @@ class Agent:
                 action_mask = observation.get("action_mask")
             observation = observation["observation"]
         planes = np.asarray(observation)
-        geometry = self.geometry if self.geometry is not None else infer_geometry(planes)
-        state = GameState.from_observation(geometry, planes)
+        game = self.game if self.game is not None else infer_game(planes)
+        state = game.from_observation(planes)
         action = int(self.act(state))
         if action_mask is not None and not np.asarray(action_mask)[action]:
             raise RuntimeError(f"{self.label} chose action {action}, which the action mask forbids")

@@ -194,6 +194,10 @@ class Game:
     """The notation of an action in a position (``"Bc4"``, ``"E4-E10"``...)."""
     parse_action: Callable[[Position, str], int] = field(repr=False)
     """The action an action name denotes in a position (the inverse of :attr:`action_to_string`)."""
+    summary: Callable[[Position], dict] = field(repr=False)
+    """Game-specific counts of a position as a plain dict (Xodd/Yodd: groups of each colour, turns)."""
+    record: Callable[..., Any] = field(repr=False)
+    """``record(actions)``: the game record (``.to_text()``, ``.save(path)``) of a game played from the start."""
     extra: dict = field(default_factory=dict, repr=False)
     """Game-specific facts (e.g. ``{"geometry": Geometry}`` for Xodd/Yodd)."""
 
@@ -240,6 +244,7 @@ def _odd_game(name: str, size: int | None = None, variant: str = "") -> Game:
     from .batch import OddBatch
     from .core.geometry import geometry
     from .core.state import NUM_PLANES, OBSERVATION_VERSION, GameState
+    from .records import GameRecord
 
     if variant:
         raise ValueError(f"{name} has no variants, got variant={variant!r}")
@@ -252,6 +257,9 @@ def _odd_game(name: str, size: int | None = None, variant: str = "") -> Game:
         new_batch=lambda num_games, as_torch=False: OddBatch(g.game, g.size, num_games, as_torch=as_torch),
         from_observation=lambda planes: GameState.from_observation(g, planes),
         action_to_string=notation.action_name, parse_action=notation.parse_action,
+        summary=lambda s: {"black_groups": s.group_counts[0], "white_groups": s.group_counts[1],
+                           "turns": s.turn},
+        record=lambda actions: GameRecord.from_actions(g, actions),
         extra={"geometry": g},
     )
 
