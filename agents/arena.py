@@ -41,8 +41,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from odd_env.core.geometry import geometry as make_geometry
-from odd_env.core.state import COLOUR_NAMES, GameState
+from odd_env.game import Game, make as make_game
 
 from . import load
 from .base import Agent, check_board
@@ -54,29 +53,56 @@ ELO_SCALE = 400.0 / math.log(10.0)
 # ---------------------------------------------------------------- one game
 @dataclass
 class GameResult:
-    """One finished game: who played, who won, how, and every action."""
+    """One finished game: who played, who won, how, and every action.
+
+    Players are numbered as in :mod:`odd_env.game` (0 moves first: Black in
+    Xodd/Yodd, White in YINSH); ``players`` are the two agents' labels.
+    """
 
     game: str
     size: int
-    black: str
-    white: str
-    winner: int
-    """0 black, 1 white."""
-    black_groups: int
-    white_groups: int
-    turns: int
+    players: tuple[str, str]
+    """Labels of the agents that played players 0 and 1."""
+    winner: int | None
+    """0 or 1; None for a draw."""
     plies: int
     actions: list[int] = field(repr=False)
     seconds: tuple[float, float] = (0.0, 0.0)
-    """Thinking time of (black, white), summed over their actions."""
+    """Thinking time of players 0 and 1, summed over their actions."""
     moves: tuple[int, int] = (0, 0)
-    """Actions played by (black, white)."""
+    """Actions played by players 0 and 1."""
     seed: int | None = None
+    variant: str = ""
+    player_names: tuple[str, str] = ("black", "white")
+    """The game's names of players 0 and 1."""
+    summary: dict = field(default_factory=dict)
+    """Game-specific counts at the end (Xodd/Yodd: black_groups, white_groups, turns)."""
 
     @property
     def winner_label(self) -> str:
-        """The winning agent's label."""
-        return self.black if self.winner == 0 else self.white
+        """The winning agent's label ("draw" for a draw)."""
+        return "draw" if self.winner is None else self.players[self.winner]
+
+    def label_of(self, colour: str) -> str:
+        """The label of the agent that played ``colour`` (a name of :attr:`player_names`)."""
+        return self.players[self.player_names.index(colour)]
+
+    @property
+    def black(self) -> str:
+        """The label of the agent playing Black."""
+        return self.label_of("black")
+
+    @property
+    def white(self) -> str:
+        """The label of the agent playing White."""
+        return self.label_of("white")
+
+    def __getattr__(self, name: str) -> Any:
+        # Game-specific counts read as attributes (result.black_groups in Xodd/Yodd).
+        summary = self.__dict__.get("summary", {})
+        if name in summary:
+            return summary[name]
+        raise AttributeError(f"{type(self).__name__} of {self.__dict__.get('game')} has no attribute {name!r}")
 
 
 def _agent_seeds(seed: int | None) -> tuple[int | None, int | None]:
@@ -87,25 +113,29 @@ def _agent_seeds(seed: int | None) -> tuple[int | None, int | None]:
 
 
 def play_game(
-    agent_black: Agent | str,
-    agent_white: Agent | str,
-    game: str = "xodd",
-    size: int = 7,
+    first: Agent | str,
+    second: Agent | str,
+    game: str | Game = "xodd",
+    size: int | None = 7,
     seed: int | None = None,
     labels: tuple[str, str] | None = None,
+    variant: str = "",
 ) -> GameResult:
     """Play one game between two agents (or agent specs) and return its result.
 
-    With ``seed``, both agents are reset with seeds derived from it, so the
-    game repeats exactly (unless an agent has a time budget).
+    ``first`` plays player 0 (Black in Xodd/Yodd, White in YINSH). ``game`` is
+    a :class:`odd_env.game.Game` or a name with ``size`` and ``variant``
+    (``play_game("mcts", "random", "yinsh", None)``). With ``seed``, both
+    agents are reset with seeds derived from it, so the game repeats exactly
+    (unless an agent has a time budget).
     """
-    g = make_geometry(game, size)
-    agents = [load(a) if isinstance(a, str) else a for a in (agent_black, agent_white)]
+    G = make_game(game, size, variant)
+    agents = [load(a) if isinstance(a, str) else a for a in (first, second)]
     if labels is None:
-        labels = tuple(a if isinstance(a, str) else a.label for a in (agent_black, agent_white))
+        labels = tuple(a if isinstance(a, str) else a.label for a in (first, second))
     for agent, s in zip(agents, _agent_seeds(seed)):
         agent.reset(s)
-    state = GameState(g)
+    state = G.new_state()
     actions: list[int] = []
     seconds = [0.0, 0.0]
     moves = [0, 0]
@@ -118,16 +148,15 @@ def play_game(
         reason = state.why_illegal(action)
         if reason is not None:
             raise RuntimeError(
-                f"{labels[p]} ({COLOUR_NAMES[p]}) played illegal action {action!r} "
+                f"{labels[p]} ({G.player_names[p]}) played illegal action {action!r} "
                 f"after {len(actions)} actions: {reason}"
             )
         state.apply(action)
         actions.append(int(action))
-    b, w = state.group_counts
     return GameResult(
-        game=g.game, size=g.size, black=labels[0], white=labels[1], winner=int(state.winner),
-        black_groups=b, white_groups=w, turns=state.turn, plies=state.ply, actions=actions,
-        seconds=(seconds[0], seconds[1]), moves=(moves[0], moves[1]), seed=seed,
+        game=G.name, size=G.size, players=(labels[0], labels[1]), winner=state.winner,
+        plies=len(actions), actions=actions, seconds=(seconds[0], seconds[1]), moves=(moves[0], moves[1]),
+        seed=seed, variant=G.variant, player_names=G.player_names, summary=G.summary(state),
     )
 
 
@@ -211,30 +240,32 @@ class ArenaResult:
     seed: int
     games: list[GameResult]
     elapsed: float = 0.0
+    variant: str = ""
 
     def __post_init__(self) -> None:
         k = len(self.labels)
         index = {label: i for i, label in enumerate(self.labels)}
-        self.wins = np.zeros((k, k), dtype=np.int64)
+        # A draw counts half a win to each side (win rates are scores).
+        self.wins = np.zeros((k, k), dtype=np.float64)
         seconds = np.zeros(k)
         moves = np.zeros(k, dtype=np.int64)
         for r in self.games:
-            b, w = index[r.black], index[r.white]
-            if r.winner == 0:
-                self.wins[b, w] += 1
+            ids = [index[r.players[0]], index[r.players[1]]]
+            if r.winner is None:
+                self.wins[ids[0], ids[1]] += 0.5
+                self.wins[ids[1], ids[0]] += 0.5
             else:
-                self.wins[w, b] += 1
-            seconds[b] += r.seconds[0]
-            seconds[w] += r.seconds[1]
-            moves[b] += r.moves[0]
-            moves[w] += r.moves[1]
+                self.wins[ids[r.winner], ids[1 - r.winner]] += 1
+            for p in (0, 1):
+                seconds[ids[p]] += r.seconds[p]
+                moves[ids[p]] += r.moves[p]
         self.anchor = self.labels.index("random") if "random" in self.labels else 0
         self.elo, self.elo_se = fit_elo(self.wins, anchor=self.anchor)
         self.ms_per_move = 1000.0 * seconds / np.maximum(moves, 1)
         self.moves = moves
 
     def win_rate(self, i: int, j: int) -> tuple[float, float, float, int]:
-        """(win rate of agent i against j, 95% low, 95% high, games)."""
+        """(score of agent i against j (draws count half), 95% low, 95% high, games)."""
         n = int(self.wins[i, j] + self.wins[j, i])
         lo, hi = wilson_interval(self.wins[i, j], n)
         return (self.wins[i, j] / n if n else float("nan")), lo, hi, n
@@ -266,7 +297,7 @@ class ArenaResult:
         lines = [fmt(head), "|" + "|".join("-" * (wd + 2) for wd in widths) + "|"]
         lines += [fmt(r) for r in rows]
         caption = (
-            f"{self.game} {self.size}: {self.games_per_pair} games per pair "
+            f"{make_game(self.game, self.size, self.variant).label}: {self.games_per_pair} games per pair "
             f"({self.games_per_pair // 2} with each colour), {len(self.games)} games, seed {self.seed}; "
             f"win rates of the row agent, Wilson 95% intervals; Elo by Bradley-Terry, "
             f"{self.labels[self.anchor]} = 0"
@@ -281,7 +312,7 @@ class ArenaResult:
             for j in range(i + 1, k):
                 wr, lo, hi, n = self.win_rate(i, j)
                 pairs.append({"agent": self.labels[i], "opponent": self.labels[j], "games": n,
-                              "wins": int(self.wins[i, j]), "losses": int(self.wins[j, i]),
+                              "wins": float(self.wins[i, j]), "losses": float(self.wins[j, i]),
                               "win_rate": wr, "ci95": [lo, hi]})
         ratings = []
         for i in range(k):
@@ -291,7 +322,7 @@ class ArenaResult:
                             "score": sc, "games": n, "moves": int(self.moves[i]),
                             "ms_per_move": float(self.ms_per_move[i])})
         return {
-            "game": self.game, "size": self.size, "agents": list(self.labels),
+            "game": self.game, "size": self.size, "variant": self.variant, "agents": list(self.labels),
             "games_per_pair": self.games_per_pair, "seed": self.seed, "anchor": self.labels[self.anchor],
             "elapsed_seconds": self.elapsed, "ratings": ratings, "pairs": pairs,
             "games": [dict(asdict(r), index=i) for i, r in enumerate(self.games)],
@@ -305,22 +336,22 @@ class ArenaResult:
         if records:
             rec_dir = out / "records"
             rec_dir.mkdir(exist_ok=True)
-            from odd_env.records import GameRecord
-
-            g = make_geometry(self.game, self.size)
+            G = make_game(self.game, self.size, self.variant)
             for i, (r, d) in enumerate(zip(self.games, data["games"])):
                 name = f"game_{i:05d}.txt"
-                GameRecord.from_actions(g, r.actions).save(rec_dir / name)
+                G.record(r.actions).save(rec_dir / name)
                 d["record"] = f"records/{name}"
         (out / "results.json").write_text(json.dumps(data, indent=1))
         _write_csv(out / "ratings.csv", data["ratings"])
         _write_csv(out / "pairs.csv", [
             dict(p, ci95_low=p["ci95"][0], ci95_high=p["ci95"][1], ci95=None) for p in data["pairs"]
         ], drop=("ci95",))
+        names = make_game(self.game, self.size, self.variant).player_names
         _write_csv(out / "games.csv", [
-            {"index": i, "black": r.black, "white": r.white, "winner": COLOUR_NAMES[r.winner],
-             "black_groups": r.black_groups, "white_groups": r.white_groups, "turns": r.turns,
-             "plies": r.plies, "seed": r.seed, "black_seconds": r.seconds[0], "white_seconds": r.seconds[1]}
+            {"index": i, names[0]: r.players[0], names[1]: r.players[1],
+             "winner": "draw" if r.winner is None else names[r.winner], **r.summary,
+             "plies": r.plies, "seed": r.seed, f"{names[0]}_seconds": r.seconds[0],
+             f"{names[1]}_seconds": r.seconds[1]}
             for i, r in enumerate(self.games)
         ])
         return out
@@ -342,7 +373,7 @@ def _game_seed(seed: int, i: int, j: int, k: int) -> int:
 
 
 def _schedule(k: int, games_per_pair: int, seed: int) -> list[tuple[int, int, int]]:
-    """(black, white, game seed) for every game: each pair plays half its games with each colour."""
+    """(player 0, player 1, game seed) for every game: each pair plays half its games with each colour."""
     tasks = []
     for i in range(k):
         for j in range(i + 1, k):
@@ -355,15 +386,15 @@ def _schedule(k: int, games_per_pair: int, seed: int) -> list[tuple[int, int, in
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(agents: list[Agent], labels: list[str], game: str, size: int) -> None:
-    _WORKER.update(agents=agents, labels=labels, game=game, size=size)
+def _init_worker(agents: list[Agent], labels: list[str], game: Game) -> None:
+    _WORKER.update(agents=agents, labels=labels, game=game)
 
 
 def _run_task(task: tuple[int, int, int]) -> GameResult:
-    black, white, seed = task
+    first, second, seed = task
     w = _WORKER
-    return play_game(w["agents"][black], w["agents"][white], w["game"], w["size"], seed,
-                     labels=(w["labels"][black], w["labels"][white]))
+    return play_game(w["agents"][first], w["agents"][second], w["game"], seed=seed,
+                     labels=(w["labels"][first], w["labels"][second]))
 
 
 def _progress(total: int, enabled: bool, desc: str):
@@ -378,18 +409,20 @@ def _progress(total: int, enabled: bool, desc: str):
 
 def round_robin(
     agents: Sequence[Agent | str],
-    game: str = "xodd",
-    size: int = 7,
+    game: str | Game = "xodd",
+    size: int | None = 7,
     games_per_pair: int = 100,
     seed: int = 0,
     workers: int = 1,
     progress: bool = True,
     labels: Sequence[str] | None = None,
+    variant: str = "",
 ) -> ArenaResult:
     """Play every pair of ``agents`` (instances or specs) ``games_per_pair`` times.
 
-    Half of each pair's games are played with each colour. ``workers > 1``
-    runs games in that many processes (agents are pickled to each).
+    ``game`` is a :class:`odd_env.game.Game` or a name with ``size`` and
+    ``variant``. Half of each pair's games are played with each colour.
+    ``workers > 1`` runs games in that many processes (agents are pickled to each).
     """
     if games_per_pair < 2 or games_per_pair % 2:
         raise ValueError(f"games_per_pair must be even and >= 2 (half with each colour), got {games_per_pair}")
@@ -397,24 +430,24 @@ def round_robin(
         raise ValueError(f"a round robin needs at least two agents, got {len(agents)}")
     if labels is not None and len(labels) != len(agents):
         raise ValueError(f"{len(labels)} labels for {len(agents)} agents")
-    g = make_geometry(game, size)  # validate early
+    G = make_game(game, size, variant)  # validates early
     if labels is None:
         labels = [a if isinstance(a, str) else a.label for a in agents]
     players: list[Agent] = []
     for a, label in zip(agents, labels):
         agent = load(a) if isinstance(a, str) else a
-        check_board(agent, g, label)
+        check_board(agent, G, label)
         if any(agent is other for other in players):
             agent = copy.deepcopy(agent)
         players.append(agent)
     labels = _unique(list(labels))
     tasks = _schedule(len(players), games_per_pair, seed)
     results: list[GameResult | None] = [None] * len(tasks)
-    bar = _progress(len(tasks), progress, f"{game} {size}")
+    bar = _progress(len(tasks), progress, G.label)
     t0 = time.perf_counter()
     try:
         if workers <= 1:
-            _init_worker(players, labels, game, size)
+            _init_worker(players, labels, G)
             for idx, task in enumerate(tasks):
                 results[idx] = _run_task(task)
                 if bar is not None:
@@ -422,7 +455,7 @@ def round_robin(
         else:
             with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
                                      initializer=_init_worker,
-                                     initargs=(players, labels, game, size)) as pool:
+                                     initargs=(players, labels, G)) as pool:
                 futures = {pool.submit(_run_task, task): idx for idx, task in enumerate(tasks)}
                 for fut in as_completed(futures):
                     results[futures[fut]] = fut.result()
@@ -431,7 +464,7 @@ def round_robin(
     finally:
         if bar is not None:
             bar.close()
-    return ArenaResult(game=make_geometry(game, size).game, size=size, labels=labels,
+    return ArenaResult(game=G.name, size=G.size, labels=labels, variant=G.variant,
                        games_per_pair=games_per_pair, seed=seed, games=results,  # type: ignore[arg-type]
                        elapsed=time.perf_counter() - t0)
 
@@ -479,7 +512,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        g = make_geometry(args.game, args.board_size)
+        g = make_game(args.game, args.board_size)
         if len(args.agents) < 2:
             raise ValueError(f"--agents needs at least two agents, got {len(args.agents)}: {' '.join(args.agents)}")
         if args.games < 2 or args.games % 2:

@@ -1,18 +1,18 @@
 """The one interface every player implements.
 
-An :class:`Agent` is given a position and returns a legal action in the
-relative encoding of RULES.md section 5. It plays both colours and both steps
-of a turn, and it is reproducible: the same seed and the same sequence of
-positions give the same actions.
+An :class:`Agent` is given a position of any game of :mod:`odd_env.game` and
+returns a legal action. It plays both sides and every kind of decision (both
+steps of an Xodd/Yodd turn; every YINSH decision), and it is reproducible:
+the same seed and the same sequence of positions give the same actions.
 
 Two ways to call it:
 
-* ``agent.act(state)`` with a :class:`~odd_env.core.state.GameState` (the
+* ``agent.act(state)`` with a position (:class:`odd_env.game.Position`: the
   arena and search code use this; the state is never modified);
 * ``agent(observation, action_mask)`` with the planes of the PettingZoo /
-  Gymnasium observation (what an environment's ``opponent=`` does). The state
-  is rebuilt with :meth:`GameState.from_observation`; the geometry is given to
-  the constructor or inferred from the planes (:func:`infer_geometry`).
+  Gymnasium observation (what an environment's ``opponent=`` does). The
+  position is rebuilt with the game's ``from_observation``; the game is given
+  to the constructor (``game=``) or inferred from the planes (:func:`infer_game`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from typing import Any, Mapping
 import numpy as np
 
 from odd_env.core.geometry import Geometry, hexhex, square
-from odd_env.core.state import GameState
+from odd_env.core.state import NUM_PLANES as ODD_PLANES
+from odd_env.game import Game, Position, available_games, make as make_game
 
 
 def infer_geometry(planes: np.ndarray) -> Geometry:
@@ -40,6 +41,31 @@ def infer_geometry(planes: np.ndarray) -> Geometry:
     if np.all(planes[3]):
         return square(h)
     return hexhex((h + 1) // 2)
+
+
+def infer_game(planes: np.ndarray) -> Game:
+    """The game whose observation planes ``(C, H, W)`` these are.
+
+    Xodd and Yodd have 12 planes (Xodd when the on-board plane 3 is all ones,
+    else Yodd of base ``(H + 1) // 2``); any other game is recognised by its
+    observation shape (YINSH: its planes on the 11 x 11 array).
+    """
+    planes = np.asarray(planes)
+    if planes.ndim != 3:
+        raise ValueError(f"expected observation planes of shape (C, H, W), got {planes.shape}")
+    if planes.shape[0] == ODD_PLANES:
+        g = infer_geometry(planes)
+        return make_game(g.game, g.size)
+    for name in available_games():
+        if name in ("xodd", "yodd"):
+            continue
+        try:
+            game = make_game(name)
+        except ValueError:
+            continue
+        if game.observation_shape == planes.shape:
+            return game
+    raise ValueError(f"no game has observations of shape {planes.shape}; pass game= to the agent")
 
 
 def new_rng_state(rng: np.random.Generator) -> np.ndarray:
@@ -82,12 +108,11 @@ def check_bool(what: str, value: Any) -> bool:
     raise ValueError(f"{what} must be true or false, got {value!r}")
 
 
-def check_board(agent: Agent, geometry: Geometry, label: str | None = None) -> None:
-    """Raise ValueError if ``agent`` is tied to a board other than ``geometry`` (a trained network)."""
-    own = agent.geometry
-    if own is not None and own is not geometry:
-        raise ValueError(f"agent {label or agent.label!r} plays {own.game} {own.size}, "
-                         f"not {geometry.game} {geometry.size}")
+def check_board(agent: Agent, game: Game, label: str | None = None) -> None:
+    """Raise ValueError if ``agent`` is tied to a game or board other than ``game`` (a trained network)."""
+    own = agent.game
+    if own is not None and own is not game:
+        raise ValueError(f"agent {label or agent.label!r} plays {own.label}, not {game.label}")
 
 
 class Agent:
@@ -100,16 +125,26 @@ class Agent:
     name: str = "agent"
     """Registry name (``agents.load(name)``); instances may refine it with :attr:`label`."""
 
-    def __init__(self, seed: int | None = None, geometry: Geometry | None = None):
+    def __init__(self, seed: int | None = None, geometry: Geometry | None = None,
+                 game: Game | str | None = None):
         if geometry is not None and not isinstance(geometry, Geometry):
             raise ValueError(f"{self.name} option geometry must be a Geometry (odd_env.core.square / hexhex) "
                              f"or None, got {type(geometry).__name__}")
+        if game is not None and not isinstance(game, (Game, str)):
+            raise ValueError(f"{self.name} option game must be an odd_env.game.Game, a game name or None, "
+                             f"got {type(game).__name__}")
+        if isinstance(game, str):
+            game = make_game(game)
+        if game is None and geometry is not None:
+            game = make_game(geometry.game, geometry.size)
+        self.game = game
+        """The game this agent is tied to (a trained network) or plays from observations; None: any."""
         self.geometry = geometry
         self.seed = None if seed is None else check_int(f"{self.name} option seed", seed, 0)
         self.rng = np.random.default_rng(self.seed)
 
     # ------------------------------------------------------------ the interface
-    def act(self, state: GameState) -> int:
+    def act(self, state: Position) -> int:
         """A legal action for the player to act in ``state`` (which is left unchanged)."""
         raise NotImplementedError
 
@@ -146,8 +181,8 @@ class Agent:
                 action_mask = observation.get("action_mask")
             observation = observation["observation"]
         planes = np.asarray(observation)
-        geometry = self.geometry if self.geometry is not None else infer_geometry(planes)
-        state = GameState.from_observation(geometry, planes)
+        game = self.game if self.game is not None else infer_game(planes)
+        state = game.from_observation(planes)
         action = int(self.act(state))
         if action_mask is not None and not np.asarray(action_mask)[action]:
             raise RuntimeError(f"{self.label} chose action {action}, which the action mask forbids")

@@ -57,8 +57,7 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import torch
 
-from odd_env.core import OBSERVATION_VERSION
-from odd_env.core.geometry import geometry as make_geometry
+from odd_env.game import make as make_game
 
 from .network import NetConfig, PolicyValueNet
 
@@ -273,9 +272,14 @@ def check_metadata(metadata: Any, game: str | None = None, board_size: int | Non
     missing = [k for k in REQUIRED_METADATA if k not in metadata]
     if missing:
         raise CheckpointError(f"{where} is corrupt (its metadata is missing {missing})")
-    if metadata["observation_version"] != OBSERVATION_VERSION:
-        raise CheckpointError(f"{where} was trained on observation version {metadata['observation_version']}, "
-                              f"this odd_env produces version {OBSERVATION_VERSION}: retrain for this version")
+    try:
+        played = make_game(metadata["game"], metadata["board_size"] or None, metadata.get("variant", ""))
+    except ValueError as err:
+        raise CheckpointError(f"{where} is for a game this odd_env does not have: {err}") from err
+    if metadata["observation_version"] != played.observation_version:
+        raise CheckpointError(f"{where} was trained on {played.name} observation version "
+                              f"{metadata['observation_version']}, this odd_env produces version "
+                              f"{played.observation_version}: retrain for this version")
     if game is not None or board_size is not None:
         have = (metadata["game"], metadata["board_size"])
         want = (game if game is not None else have[0], board_size if board_size is not None else have[1])
@@ -332,10 +336,11 @@ def network_config(metadata: dict[str, Any], where: str = "checkpoint") -> NetCo
         config = NetConfig.from_dict(metadata["net_config"])
     except ValueError as err:
         raise CheckpointError(f"{where}: {err}") from err
-    g = make_geometry(metadata["game"], metadata["board_size"])
-    if (config.game, config.board_size, config.height, config.width) != (g.game, g.size, g.height, g.width):
-        raise CheckpointError(f"{where}: its network is for {config.game} {config.board_size}, "
-                              f"its metadata says {g.game} {g.size}")
+    g = make_game(metadata["game"], metadata["board_size"] or None, metadata.get("variant", ""))
+    if (config.game, config.board_size, config.variant, config.height, config.width, config.in_planes,
+            config.point_planes) != (g.name, g.size, g.variant, g.height, g.width, g.num_planes, g.point_planes):
+        raise CheckpointError(f"{where}: its network is for {config.game} {config.board_size} {config.variant}, "
+                              f"its metadata says {g.label}")
     return config
 
 

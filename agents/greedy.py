@@ -545,6 +545,10 @@ class GreedyAgent(Agent):
 
     def act(self, state: GameState) -> int:
         """Step 1: plan the best turn and play its first action; step 2: play the plan."""
+        if getattr(state, "game_name", None) not in ("xodd", "yodd"):
+            raise ValueError(
+                f"greedy plays Xodd and Yodd only (it counts groups one turn ahead), not "
+                f"{getattr(state, 'game_name', type(state).__name__)}; for other games use random or mcts")
         if state.is_terminal:
             raise ValueError("the game is over")
         g = state.geometry

@@ -51,16 +51,20 @@ from numba import njit
 from odd_env.core import kernels as K
 from odd_env.core.geometry import Geometry
 from odd_env.core.state import GameState
+from odd_env.game import Position
 
 from ._xorshift import randbelow, uniform
 from .base import Agent, check_bool, check_float, check_int, new_rng_state
 from .greedy import WIN, action_scores, best_second, best_turn
 
-ROLLOUTS = ("random", "greedy")
-PRIORS = (None, "greedy")
+ROLLOUTS = ("auto", "random", "greedy")
+PRIORS = ("auto", None, "greedy")
 
-PolicyValueFn = Callable[[GameState], tuple[np.ndarray, float]]
-"""``f(state) -> (priors over the 2N+1 actions, value in [-1, 1] for the player to act)``."""
+PolicyValueFn = Callable[[Position], tuple[np.ndarray, float]]
+"""``f(state) -> (priors over all actions, value in [-1, 1] for the player to act)``."""
+
+ODD_GAMES = ("xodd", "yodd")
+"""Games with the compiled greedy player: greedy rollouts and priors exist only there."""
 
 
 @njit(cache=True)
@@ -95,10 +99,9 @@ def rollout(s, n, nbr, greedy, epsilon, rng):
     return s[m + K.M_WINNER]
 
 
-def _position_key(state: GameState) -> bytes:
-    # What the rules depend on: the board and the turn bookkeeping (not the counters).
-    meta = (state.to_move, state.turn_step, state.first_stone, state.consecutive_passes, state.is_terminal)
-    return state.board.tobytes() + np.array(meta, dtype=np.int32).tobytes()
+def _value_for_first(state: Position) -> float:
+    """The outcome of a finished game for player 0: 1 win, 0.5 draw, 0 loss."""
+    return 0.5 * (1.0 + state.returns()[0])
 
 
 class Node:
@@ -107,7 +110,7 @@ class Node:
     __slots__ = ("state", "to_move", "terminal", "winner", "actions", "prior",
                  "visits", "wins", "children", "total")
 
-    def __init__(self, state: GameState):
+    def __init__(self, state: Position):
         self.state = state
         self.to_move = state.to_move
         self.terminal = state.is_terminal
@@ -116,7 +119,7 @@ class Node:
         k = len(self.actions)
         self.prior: np.ndarray | None = None
         self.visits = np.zeros(k)
-        self.wins = np.zeros(k)  # summed values (0 loss .. 1 win) for the player to act here
+        self.wins = np.zeros(k)  # summed values (0 loss, 0.5 draw, 1 win) for the player to act here
         self.children: list[Node | None] = [None] * k
         self.total = 0
 
@@ -146,9 +149,9 @@ class MCTSAgent(Agent):
         simulations: int = 200,
         c: float = 1.4,
         time_budget: float | None = None,
-        rollout: str = "greedy",
+        rollout: str = "auto",
         epsilon: float = 0.1,
-        prior: str | None = "greedy",
+        prior: str | None = "auto",
         prior_temp: float = 0.5,
         policy_value_fn: PolicyValueFn | None = None,
         reuse_tree: bool = True,
@@ -236,17 +239,25 @@ class MCTSAgent(Agent):
         return f"{self.name}:" + ",".join(parts)
 
     # ------------------------------------------------------------ search
-    def act(self, state: GameState) -> int:
+    def _resolve(self, state: Position) -> None:
+        """Fix "auto" choices for the game of ``state``; refuse greedy parts outside Xodd/Yodd."""
+        odd = getattr(state, "game_name", None) in ODD_GAMES
+        self._rollout = ("greedy" if odd else "random") if self.rollout == "auto" else self.rollout
+        self._prior = ("greedy" if odd else None) if self.prior == "auto" else self.prior
+        if not odd and "greedy" in (self._rollout, self._prior):
+            raise ValueError(f"mcts: greedy rollouts and priors exist only for Xodd and Yodd, not "
+                             f"{getattr(state, 'game_name', type(state).__name__)}: use rollout=random, prior=none "
+                             "(the defaults, rollout=auto and prior=auto, choose them)")
+
+    def act(self, state: Position) -> int:
         """Search from ``state`` and return the most visited action."""
         if state.is_terminal:
             raise ValueError("the game is over")
-        n = state.geometry.num_cells
-        if state.consecutive_passes >= 1 and state.turn_step == 1:
-            b, w = state.group_counts
-            if (b < w) == (state.to_move == 0):  # passing ends the game and wins: no search needed
-                self._root = None
-                self.last_simulations = 0
-                return 2 * n
+        self._resolve(state)
+        if self._prior == "greedy" or self._rollout == "greedy":
+            shortcut = self._winning_pass(state)
+            if shortcut is not None:
+                return shortcut
         root = self._find_root(state)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         sims = 0
@@ -262,15 +273,26 @@ class MCTSAgent(Agent):
         self._root = root if self.reuse_tree else None
         return action
 
+    def _winning_pass(self, state: GameState) -> int | None:
+        """Xodd/Yodd: a pass that ends the game with a win is played without searching."""
+        n = state.geometry.num_cells
+        if state.consecutive_passes >= 1 and state.turn_step == 1:
+            b, w = state.group_counts
+            if (b < w) == (state.to_move == 0):  # passing ends the game and wins: no search needed
+                self._root = None
+                self.last_simulations = 0
+                return 2 * n
+        return None
+
     def root_visits(self) -> dict[int, int]:
         """Visit counts of the root's actions after the last search (for inspection)."""
         if self._root is None:
             return {}
         return {int(a): int(v) for a, v in zip(self._root.actions, self._root.visits)}
 
-    def _find_root(self, state: GameState) -> Node:
+    def _find_root(self, state: Position) -> Node:
         if self._root is not None:
-            key = _position_key(state)
+            key = state.key()
             frontier = [self._root]
             for _ in range(4):  # my second step, or the opponent's one- or two-step turn
                 nxt = []
@@ -278,7 +300,7 @@ class MCTSAgent(Agent):
                     for child in node.children:
                         if child is None:
                             continue
-                        if _position_key(child.state) == key:
+                        if child.state.key() == key:
                             return child
                         nxt.append(child)
                 frontier = nxt
@@ -296,7 +318,7 @@ class MCTSAgent(Agent):
 
     def _select(self, node: Node) -> int:
         v = node.visits
-        if node.prior is None and self.prior == "greedy" and self.policy_value_fn is None:
+        if node.prior is None and self._prior == "greedy" and self.policy_value_fn is None:
             node.prior = self._greedy_prior(node)  # only nodes searched through need priors
         if node.prior is None:
             unvisited = np.flatnonzero(v == 0)
@@ -334,39 +356,42 @@ class MCTSAgent(Agent):
         return w / w.sum()
 
     def _evaluate(self, node: Node) -> float:
-        """Value for Black (1 win, 0 loss) of a rollout from ``node``."""
-        g = node.state.geometry
-        data = node.state.data.copy()
-        winner = rollout(data, g.num_cells, g.neighbours, self.rollout == "greedy", self.epsilon,
-                         self._rng_state)
-        return 1.0 if winner == 0 else 0.0
+        """Value for player 0 (1 win, 0.5 draw, 0 loss) of a rollout from ``node``."""
+        state = node.state
+        if getattr(state, "game_name", None) in ODD_GAMES:  # compiled rollouts on the flat state
+            g = state.geometry
+            winner = rollout(state.data.copy(), g.num_cells, g.neighbours, self._rollout == "greedy",
+                             self.epsilon, self._rng_state)
+            return 1.0 if winner == 0 else 0.0
+        state = state.copy()
+        while not state.is_terminal:
+            legal = state.legal_actions()
+            state.apply(int(legal[randbelow(self._rng_state, len(legal))]))
+        return _value_for_first(state)
 
     def _simulate(self, root: Node) -> None:
         node = root
         path: list[tuple[Node, int]] = []
         while True:
             if node.terminal:
-                v_black = 1.0 if node.winner == 0 else 0.0
+                v_first = _value_for_first(node.state)
                 break
             i = self._select(node)
             path.append((node, i))
             child = node.children[i]
             if child is None:
-                g = node.state.geometry
-                data = node.state.data.copy()
-                K.apply_action(data, g.num_cells, g.neighbours, int(node.actions[i]))
-                child = Node(GameState(g, data))
+                child = Node(node.state.child(int(node.actions[i])))
                 node.children[i] = child
                 value = self._expand(child)
                 if child.terminal:
-                    v_black = 1.0 if child.winner == 0 else 0.0
+                    v_first = _value_for_first(child.state)
                 elif value is not None:
-                    v_black = 0.5 * (1.0 + (value if child.to_move == 0 else -value))
+                    v_first = 0.5 * (1.0 + (value if child.to_move == 0 else -value))
                 else:
-                    v_black = self._evaluate(child)
+                    v_first = self._evaluate(child)
                 break
             node = child
         for n, i in path:
             n.visits[i] += 1
-            n.wins[i] += v_black if n.to_move == 0 else 1.0 - v_black
+            n.wins[i] += v_first if n.to_move == 0 else 1.0 - v_first
             n.total += 1

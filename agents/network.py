@@ -1,21 +1,22 @@
-"""The policy-value network of the PPO baseline.
+"""The policy-value network of the PPO baseline, for any game of :mod:`odd_env.game`.
 
-One network plays both sides: it reads the mover-relative planes of
-:mod:`odd_env.core.state` and returns logits over all ``2*H*W + 1`` actions
-(own-colour stones, opponent-colour stones, pass / end turn, in that order)
-and a value in [-1, 1], the expected outcome for the player to act.
+One network plays both sides: it reads the planes of the player to decide
+and returns logits over all ``point_planes * H * W + 1`` actions (the game's
+point-action blocks, then pass / end turn) and a value in [-1, 1], the
+expected outcome for the player to decide.
 
 Trunk: a 3x3 convolution then ``blocks`` residual blocks of two 3x3
-convolutions. On the hexhex board (Yodd) every 3x3 kernel is masked to the
-hexagonal neighbourhood: in the axial layout of RULES.md section 4 a cell's
-six neighbours are the offsets (0, +-1), (+-1, 0), (-1, +1), (+1, -1), so the
-two kernel corners (-1, -1) and (+1, +1), which are not adjacent cells, are
-zeroed. Each convolution then sees exactly the board's adjacency, and the
-off-board array corners are zeroed after every layer (plane 3 is the mask).
+convolutions. On hexagonal arrays (Yodd, YINSH) every 3x3 kernel is masked to
+the hexagonal neighbourhood: a point's six neighbours are the offsets
+(0, +-1), (+-1, 0), (-1, +1), (+1, -1), so the two kernel corners (-1, -1) and
+(+1, +1), which are not adjacent points, are zeroed. Each convolution then
+sees exactly the board's adjacency, and the off-board array points are zeroed
+after every layer (the game's on-board plane is the mask).
 
-Heads: the policy is a 1x1 convolution to two planes (a stone of each colour
-per cell) plus a pass logit from pooled features; the value is a 1x1
-convolution, a hidden layer and tanh.
+Heads: the policy is a 1x1 convolution to ``point_planes`` planes (Xodd/Yodd:
+a stone of each colour per cell; YINSH: the point, and a row starting there
+in each of the three directions) plus a pass logit from pooled features; the
+value is a 1x1 convolution, a hidden layer and tanh.
 """
 
 from __future__ import annotations
@@ -26,9 +27,6 @@ from typing import Any, Mapping
 import torch
 from torch import nn
 from torch.nn import functional as F
-
-ON_BOARD_PLANE = 3
-
 
 @dataclass(frozen=True)
 class NetConfig:
@@ -42,16 +40,32 @@ class NetConfig:
     channels: int = 64
     blocks: int = 4
     value_hidden: int = 64
+    point_planes: int = 2
+    """point-action blocks of the game's action space (2 for Xodd/Yodd, 4 for YINSH)"""
+    onboard_plane: int = 3
+    """the observation plane that marks playable points"""
+    hexagonal: bool | None = None
+    """hexagonal 3x3 kernels; None: decided by the game (Yodd and YINSH are hexagonal)"""
+    variant: str = ""
+    """the game's variant (YINSH: "blitz")"""
 
-    @property
-    def hexagonal(self) -> bool:
-        """True for Yodd (hexagonal kernels)."""
-        return self.game == "yodd"
+    def __post_init__(self) -> None:
+        if self.hexagonal is None:
+            object.__setattr__(self, "hexagonal", self.game in ("yodd", "yinsh"))
+
+    @classmethod
+    def for_game(cls, game, **sizes) -> NetConfig:
+        """The configuration for an :class:`odd_env.game.Game` (or its name), with trunk ``sizes``."""
+        from odd_env.game import make
+
+        g = make(game) if isinstance(game, str) else game
+        return cls(g.name, g.size, g.height, g.width, g.num_planes, point_planes=g.point_planes,
+                   onboard_plane=g.onboard_plane, hexagonal=g.hexagonal, variant=g.variant, **sizes)
 
     @property
     def num_actions(self) -> int:
-        """2 * H * W + 1."""
-        return 2 * self.height * self.width + 1
+        """point_planes * H * W + 1."""
+        return self.point_planes * self.height * self.width + 1
 
     def to_dict(self) -> dict:
         """A plain dict (for checkpoints)."""
@@ -67,12 +81,23 @@ class NetConfig:
         missing = [n for n in names[:5] if n not in data]
         if unknown or missing:
             raise ValueError(f"bad network config {dict(data)}: unknown keys {unknown}, missing keys {missing}")
-        if data["game"] not in ("xodd", "yodd"):
-            raise ValueError(f"bad network config: game must be 'xodd' or 'yodd', got {data['game']!r}")
-        for name in names[1:]:
+        from odd_env.game import available_games
+
+        if data["game"] not in available_games():
+            raise ValueError(f"bad network config: game must be one of {available_games()}, got {data['game']!r}")
+        for name in ("board_size", "height", "width", "in_planes", "channels", "blocks", "value_hidden",
+                     "point_planes", "onboard_plane"):
             value = data.get(name, 1)
-            if not isinstance(value, int) or isinstance(value, bool) or value < (0 if name == "blocks" else 1):
-                raise ValueError(f"bad network config: {name} must be a positive integer, got {value!r}")
+            low = 0 if name in ("blocks", "board_size", "onboard_plane") else 1
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ValueError(f"bad network config: {name} must be an integer >= {low}, got {value!r}")
+        if data.get("hexagonal") is not None and not isinstance(data["hexagonal"], bool):
+            raise ValueError(f"bad network config: hexagonal must be true, false or null, got {data['hexagonal']!r}")
+        if not isinstance(data.get("variant", ""), str):
+            raise ValueError(f"bad network config: variant must be a string, got {data['variant']!r}")
+        if data.get("onboard_plane", 3) >= data["in_planes"]:
+            raise ValueError(f"bad network config: onboard_plane {data['onboard_plane']} is not one of the "
+                             f"{data['in_planes']} input planes")
         return cls(**data)
 
 
@@ -117,7 +142,7 @@ class PolicyValueNet(nn.Module):
         hexagonal = config.hexagonal
         self.stem = BoardConv(config.in_planes, c, hexagonal)
         self.blocks = nn.ModuleList(ResidualBlock(c, hexagonal) for _ in range(config.blocks))
-        self.policy_conv = nn.Conv2d(c, 2, 1)
+        self.policy_conv = nn.Conv2d(c, config.point_planes, 1)
         self.pass_head = nn.Linear(2 * c, 1)
         self.value_conv = nn.Conv2d(c, 2, 1)
         self.value_fc = nn.Linear(2 * config.height * config.width, config.value_hidden)
@@ -135,14 +160,15 @@ class PolicyValueNet(nn.Module):
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``planes``: (B, C, H, W) of 0/1 (any dtype). Returns logits (B, A) and values (B,)."""
         x = planes.float()
-        onboard = x[:, ON_BOARD_PLANE : ON_BOARD_PLANE + 1]
+        k = self.config.onboard_plane
+        onboard = x[:, k : k + 1]
         h = F.relu(self.stem(x)) * onboard
         for block in self.blocks:
             h = block(h, onboard)
         cells = onboard.sum(dim=(2, 3)).clamp(min=1)
         pooled = torch.cat([h.sum(dim=(2, 3)) / cells, h.amax(dim=(2, 3))], dim=1)
-        stones = self.policy_conv(h).flatten(1)  # (B, 2*H*W): own colour cells, then opponent colour
-        logits = torch.cat([stones, self.pass_head(pooled)], dim=1)
+        points = self.policy_conv(h).flatten(1)  # (B, point_planes*H*W): block k holds action k*H*W + cell
+        logits = torch.cat([points, self.pass_head(pooled)], dim=1)
         v = F.relu(self.value_conv(h)).flatten(1)
         value = torch.tanh(self.value_out(F.relu(self.value_fc(v)))).squeeze(1)
         return logits, value

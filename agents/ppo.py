@@ -77,9 +77,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from odd_env import OddBatch
-from odd_env.core import NUM_PLANES, OBSERVATION_VERSION, GameState
-from odd_env.core.geometry import geometry as make_geometry
+from odd_env.game import Game, Position, make as make_game
 
 from . import checkpoint as ckpt_io
 from . import load as load_agent
@@ -96,9 +94,11 @@ class Args:
     """Training options; each field's docstring is its ``--help`` text."""
 
     game: str = "xodd"
-    """the game: xodd or yodd"""
-    board_size: int = 7
-    """board size (Xodd side, Yodd base)"""
+    """the game: xodd, yodd or yinsh"""
+    board_size: int = 0
+    """board size (Xodd side, Yodd base); 0: the game's default (Xodd 9, Yodd 6; YINSH has one board)"""
+    variant: str = ""
+    """the game's variant: "" (standard) or, for YINSH, blitz (one ring wins)"""
     seed: int = 1
     """seed of every random choice (runs repeat exactly on one machine)"""
     device: str = "cpu"
@@ -276,7 +276,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
 
 _RANGES: dict[str, tuple[float, float, bool]] = {
     # name: (low, high, low_open) -- integers >= low, or finite floats in the range
-    "board_size": (1, math.inf, False), "seed": (0, math.inf, False), "threads": (1, math.inf, False),
+    "board_size": (0, math.inf, False), "seed": (0, math.inf, False), "threads": (1, math.inf, False),
     "total_steps": (1, math.inf, False), "total_minutes": (0, math.inf, False),
     "num_games": (1, math.inf, False), "rollout_steps": (1, math.inf, False), "channels": (1, math.inf, False),
     "blocks": (0, math.inf, False), "lr": (0, math.inf, True), "gamma": (0, 1, False),
@@ -324,10 +324,7 @@ def validate_args(args: Args) -> None:
             check_int(_flag(name), getattr(args, name), int(low))
         else:
             check_float(_flag(name), getattr(args, name), low, high, low_open)
-    try:
-        make_geometry(args.game, args.board_size)
-    except ValueError as err:
-        raise ValueError(f"--game {args.game} --board-size {args.board_size}: {err}") from err
+    game_of(args)
     check_device(args.device, "--device")
     parse_milestones(args.milestones)
     if not args.run_dir.strip():
@@ -342,8 +339,18 @@ def validate_args(args: Args) -> None:
         raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
 
 
-def build_agents(text: str, geometry: Any, what: str, seed: int | None = None) -> list[tuple[str, Agent]]:
-    """(spec, agent) for each spec of a comma-separated list, checked to play ``geometry``.
+def game_of(args: Args) -> Game:
+    """The game of a run's arguments; ValueError naming the flags if there is none such."""
+    try:
+        return make_game(args.game, args.board_size or None, args.variant)
+    except ValueError as err:
+        size = f" --board-size {args.board_size}" if args.board_size else ""
+        variant = f" --variant {args.variant}" if args.variant else ""
+        raise ValueError(f"--game {args.game}{size}{variant}: {err}") from err
+
+
+def build_agents(text: str, game: Game, what: str, seed: int | None = None) -> list[tuple[str, Agent]]:
+    """(spec, agent) for each spec of a comma-separated list, checked to play ``game``.
 
     Agent ``i`` gets ``seed + i`` when ``seed`` is given. Raises ValueError
     naming the option ``what`` and the spec for an unknown agent, a bad
@@ -356,7 +363,7 @@ def build_agents(text: str, geometry: Any, what: str, seed: int | None = None) -
         except (ValueError, FileNotFoundError) as err:
             raise ValueError(f"{what}: agent {spec!r}: {err}") from err
         try:
-            check_board(agent, geometry, spec)
+            check_board(agent, game, spec)
         except ValueError as err:
             raise ValueError(f"{what}: {err}") from err
         out.append((spec, agent))
@@ -457,23 +464,22 @@ class Trainer:
     def __init__(self, args: Args):
         validate_args(args)
         self.args = args
-        g = make_geometry(args.game, args.board_size)
-        self.geometry = g
+        G = game_of(args)
+        self.game = G
         # Agents first: a bad spec fails before anything is allocated or seeded.
-        scripted = build_agents(args.scripted_opponents, g, "--scripted-opponents", seed=args.seed)
+        scripted = build_agents(args.scripted_opponents, G, "--scripted-opponents", seed=args.seed)
         self.scripted_specs = [spec for spec, _ in scripted]
         self.scripted = [agent for _, agent in scripted]
-        self.eval_agents = build_agents(args.eval_opponents, g, "--eval-opponents")
+        self.eval_agents = build_agents(args.eval_opponents, G, "--eval-opponents")
         self.device = check_device(args.device, "--device")
         if self.device.type == "cpu":
             torch.set_num_threads(args.threads)
-        self.config = NetConfig(g.game, g.size, g.height, g.width, NUM_PLANES,
-                                channels=args.channels, blocks=args.blocks)
+        self.config = NetConfig.for_game(G, channels=args.channels, blocks=args.blocks)
         self._seed_everything(args.seed)
         self.net = PolicyValueNet(self.config).to(self.device)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr, eps=1e-5)
         self.pool = OpponentPool(self.config, args.pool_size, self.device)
-        self.engine = OddBatch(g.game, g.size, args.num_games)
+        self.engine = G.new_batch(args.num_games)
         self.engine.reset()
         B = args.num_games
         self.learner_seat = (np.arange(B) % 2).astype(np.int64)
@@ -501,9 +507,9 @@ class Trainer:
     def collect(self) -> dict[str, Any]:
         """Play ``rollout_steps`` engine steps; return the buffer with advantages."""
         a, T, B = self.args, self.args.rollout_steps, self.args.num_games
-        g = self.geometry
-        obs_buf = np.zeros((T, B, NUM_PLANES, g.height, g.width), dtype=np.int8)
-        mask_buf = np.zeros((T, B, g.num_actions), dtype=bool)
+        G = self.game
+        obs_buf = np.zeros((T, B, *G.observation_shape), dtype=np.int8)
+        mask_buf = np.zeros((T, B, G.num_actions), dtype=bool)
         act_buf = np.zeros((T, B), dtype=np.int64)
         logp_buf = np.zeros((T, B), dtype=np.float32)
         val_buf = np.zeros((T, B), dtype=np.float32)
@@ -633,7 +639,7 @@ class Trainer:
         player = PPOAgent(network=copy.deepcopy(self.net).cpu(), greedy=True, threads=None)
         results = {}
         for spec, agent in self.eval_agents:
-            res = round_robin([player, agent], self.args.game, self.args.board_size, games_per_pair=games,
+            res = round_robin([player, agent], self.game, games_per_pair=games,
                               seed=self.args.seed + self.update, progress=progress, labels=["ppo", spec])
             rate, _, _, _ = res.win_rate(0, 1)
             results[f"win_rate/{spec}"] = float(rate)
@@ -644,9 +650,10 @@ class Trainer:
         """(metadata, data) of a checkpoint: everything needed to rebuild the agent and resume exactly."""
         metadata = {
             "kind": ckpt_io.PPO_KIND,
-            "game": self.geometry.game,
-            "board_size": self.geometry.size,
-            "observation_version": OBSERVATION_VERSION,
+            "game": self.game.name,
+            "board_size": self.game.size,
+            "variant": self.game.variant,
+            "observation_version": self.game.observation_version,
             "net_config": self.config.to_dict(),
             "args": asdict(self.args),
             "global_step": self.global_step,
@@ -686,7 +693,7 @@ class Trainer:
             raise ValueError(f"cannot resume from this checkpoint: {type(err).__name__}: {err}") from err
 
     def _restore(self, ckpt: dict[str, Any]) -> None:
-        ckpt_io.check_metadata(ckpt, self.geometry.game, self.geometry.size)
+        ckpt_io.check_metadata(ckpt, self.game.name, self.game.size)
         if ckpt["kind"] != ckpt_io.PPO_KIND:
             raise ValueError(f"a {ckpt['kind']!r} checkpoint holds no PPO run to resume")
         if ckpt["net_config"] != self.config.to_dict():
@@ -845,14 +852,14 @@ class PPOAgent(Agent):
         self.path = None if path is None else str(path)
         self.network = network.to(self.device).eval()
         cfg = self.network.config
-        self.geometry = make_geometry(cfg.game, cfg.board_size)
+        self.game = make_game(cfg.game, cfg.board_size or None, cfg.variant)
+        self.geometry = self.game.extra.get("geometry")
 
     @torch.no_grad()
-    def policy_value(self, state: GameState) -> tuple[np.ndarray, float]:
+    def policy_value(self, state: Position) -> tuple[np.ndarray, float]:
         """Masked action probabilities and the value for the player to act."""
-        if state.geometry is not self.geometry:
-            raise ValueError(f"this network plays {self.geometry.game} {self.geometry.size}, "
-                             f"not {state.geometry.game} {state.geometry.size}")
+        if state.game is not self.game:
+            raise ValueError(f"this network plays {self.game.label}, not {state.game.label}")
         obs = torch.from_numpy(state.observation()[None]).to(self.device)
         mask = torch.from_numpy(state.legal_action_mask()[None].astype(bool)).to(self.device)
         with torch_threads(self.threads):
@@ -860,7 +867,7 @@ class PPOAgent(Agent):
         probs = torch.softmax(masked_logits(logits, mask), dim=-1)[0]
         return probs.cpu().numpy(), float(value[0])
 
-    def act(self, state: GameState) -> int:
+    def act(self, state: Position) -> int:
         """The network's move for the player to act."""
         probs, _ = self.policy_value(state)
         if self.greedy:
@@ -959,7 +966,8 @@ def prepare_run(args: Args) -> Trainer:
     if args.resume:
         if not last.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
-        conflict = _resume_conflicts(asdict(args), saved_args(ckpt_io.read_metadata(last, args.game, args.board_size)))
+        G = game_of(args)
+        conflict = _resume_conflicts(asdict(args), saved_args(ckpt_io.read_metadata(last, G.name, G.size)))
         if conflict:
             raise ValueError(conflict)
     elif not args.overwrite and (last.exists() or (run_dir / "args.json").exists()):
@@ -968,7 +976,8 @@ def prepare_run(args: Args) -> Trainer:
                          f"or choose another --run-dir")
     trainer = Trainer(args)
     if args.resume:
-        ckpt = load_checkpoint(last, args.game, args.board_size)
+        G = game_of(args)
+        ckpt = load_checkpoint(last, G.name, G.size)
         try:
             trainer.restore(ckpt)
         except ValueError as err:

@@ -1,8 +1,8 @@
-"""The random player: uniform over the legal actions of each step."""
+"""The random player: uniform over the legal actions of each decision, in any game."""
 
 from __future__ import annotations
 
-from odd_env.core.state import GameState
+from odd_env.game import Position
 
 from .base import Agent
 
@@ -12,7 +12,7 @@ class RandomAgent(Agent):
 
     name = "random"
 
-    def act(self, state: GameState) -> int:
+    def act(self, state: Position) -> int:
         """A uniformly random legal action."""
         if state.is_terminal:
             raise ValueError("the game is over")

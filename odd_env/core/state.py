@@ -283,6 +283,23 @@ class GameState:
     __hash__ = None  # mutable
 
     # ------------------------------------------------------------ reading
+    @property
+    def game(self):
+        """The :class:`odd_env.game.Game` this is a position of (Xodd or Yodd at this size)."""
+        from ..game import make  # the interface sits above the rules core
+
+        return make(self.geometry.game, self.geometry.size)
+
+    @property
+    def game_name(self) -> str:
+        """``"xodd"`` or ``"yodd"``."""
+        return self.geometry.game
+
+    def key(self) -> bytes:
+        """What the rules depend on: the board and the turn bookkeeping, not the counters."""
+        meta = (self.to_move, self.turn_step, self.first_stone, self.consecutive_passes, self.is_terminal)
+        return self.board.tobytes() + np.array(meta, dtype=np.int32).tobytes()
+
     def _m(self, i: int) -> int:
         return int(self._meta[i])
 
