@@ -54,7 +54,7 @@ BAD = [
     (["--clip-coef", "0"], "--clip-coef must be a finite number > 0"),
     (["--max-grad-norm", "-1"], "--max-grad-norm must be a finite number > 0"),
     (["--ent-coef=-inf"], "--ent-coef must be a finite number >= 0"),
-    (["--game", "go"], "game must be 'xodd' or 'yodd'"),
+    (["--game", "go"], "unknown game 'go'; available:"),
     (["--game", "yodd", "--board-size", "1"], "--game yodd --board-size 1"),
     (["--eval-opponents", "random,gredy"], "--eval-opponents: agent 'gredy': unknown agent 'gredy'"),
     (["--eval-opponents", "mcts:prior_temp=0"], "mcts option prior_temp must be a finite number > 0"),
