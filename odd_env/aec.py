@@ -1,8 +1,12 @@
-"""The PettingZoo AEC environment shared by Xodd and Yodd.
+"""The PettingZoo AEC environments: the mechanics every game shares, and Xodd/Yodd's.
 
-The game-specific modules :mod:`odd_env.xodd_v0` and :mod:`odd_env.yodd_v0`
-hold the documentation pages and the ``env()`` / ``raw_env`` pair; this module
-holds the one implementation both use.
+:class:`PositionRawEnv` plays any position class of the game interface
+(``to_move``, ``apply``, ``is_terminal``, ``returns()``, ``observation``,
+``legal_action_mask``) one decision per step; :class:`OddRawEnv` adds the
+Xodd/Yodd specifics and :class:`odd_env.yinsh_v0.raw_env` YINSH's. The
+game-specific modules (:mod:`odd_env.xodd_v0`, :mod:`odd_env.yodd_v0`,
+:mod:`odd_env.yinsh_v0`) hold the documentation pages and the ``env()`` /
+``raw_env`` pairs.
 """
 
 from __future__ import annotations
@@ -24,7 +28,74 @@ from .render import HumanViewer, to_rgb, to_svg, to_text
 AGENTS = ("black_0", "white_0")
 
 
-class OddRawEnv(AECEnv):
+class PositionRawEnv(AECEnv):
+    """One game position as an AEC environment: one decision per step.
+
+    Subclasses set ``possible_agents`` (player 0 first), the spaces,
+    ``num_actions`` and ``state_`` (the position) in ``__init__``, and define
+    ``_update_infos()`` (which fills ``self.infos``). Illegal actions raise
+    ``ValueError`` naming the agent and change nothing.
+    """
+
+    num_actions: int
+    state_: Any
+
+    # --------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent`` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    def _reset_bookkeeping(self) -> None:
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = {a: 0.0 for a in agents}
+        self._cumulative_rewards = {a: 0.0 for a in agents}
+        self.terminations = {a: False for a in agents}
+        self.truncations = {a: False for a in agents}
+        self.agent_selection = agents[self.state_.to_move]
+        self._update_infos()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Planes from ``agent``'s side and its action mask (zeros unless it is to act)."""
+        s = self.state_
+        viewer = self.possible_agents.index(agent)
+        planes = s.observation(viewer)
+        if viewer == s.to_move:  # a finished game's mask is all zeros
+            mask = s.legal_action_mask().copy()
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": planes, "action_mask": mask}
+
+    def step(self, action: int) -> None:
+        """Play ``action`` for ``agent_selection``; ValueError (nothing changed) if illegal."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self.state_
+        try:
+            s.apply(action)
+        except ValueError as err:
+            raise ValueError(f"{agent}: {err}") from None
+        agents = self.possible_agents
+        self._cumulative_rewards[agent] = 0.0
+        if s.is_terminal:
+            self.rewards = dict(zip(agents, s.returns()))
+            self.terminations = {a: True for a in agents}
+        else:
+            self.rewards = dict.fromkeys(agents, 0.0)
+            self.agent_selection = agents[s.to_move]
+        self._update_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+
+class OddRawEnv(PositionRawEnv):
     """Xodd or Yodd as an AEC environment (no wrappers).
 
     A turn is one or two steps of the same agent (RULES.md section 3). Illegal
@@ -53,7 +124,7 @@ class OddRawEnv(AECEnv):
         self.board_size = self.geometry.size
         self.render_mode = render_mode
         g = self.geometry
-        n_actions = g.num_actions
+        self.num_actions = n_actions = g.num_actions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         obs_space = spaces.Dict(
@@ -68,29 +139,11 @@ class OddRawEnv(AECEnv):
         self.state_ = GameState(g)
         self._reset_bookkeeping()
 
-    # --------------------------------------------------------------- spaces
-    def observation_space(self, agent: str) -> spaces.Space:
-        """The observation space of ``agent`` (the same object every call)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        """The action space of ``agent`` (the same object every call)."""
-        return self.action_spaces[agent]
-
     # ----------------------------------------------------------------- game
     @property
     def game_state(self) -> GameState:
         """The rules-level state of the current game (a live object; copy it to keep it)."""
         return self.state_
-
-    def _reset_bookkeeping(self) -> None:
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
-        self.agent_selection = AGENTS[self.state_.to_move]
-        self._update_infos()
 
     def _update_infos(self) -> None:
         meta = self.state_._meta.tolist()
@@ -146,41 +199,6 @@ class OddRawEnv(AECEnv):
             raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
         return state
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Planes from ``agent``'s side and its action mask (zeros unless it is to act)."""
-        s = self.state_
-        viewer = 0 if agent == AGENTS[0] else 1
-        planes = s.observation(viewer)
-        if viewer == s.to_move:  # a finished game's mask is all zeros
-            mask = s.legal_action_mask().copy()
-        else:
-            mask = np.zeros(self.geometry.num_actions, dtype=np.int8)
-        return {"observation": planes, "action_mask": mask}
-
-    def step(self, action: int) -> None:
-        """Play ``action`` for ``agent_selection``; ValueError (nothing changed) if illegal."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        s = self.state_
-        try:
-            s.apply(action)
-        except ValueError as err:
-            raise ValueError(f"{agent}: {err}") from None
-        self._cumulative_rewards[agent] = 0.0
-        if s.is_terminal:
-            black, white = s.returns()
-            self.rewards = {AGENTS[0]: black, AGENTS[1]: white}
-            self.terminations = {a: True for a in AGENTS}
-        else:
-            self.rewards = dict.fromkeys(AGENTS, 0.0)
-            self.agent_selection = AGENTS[s.to_move]
-        self._update_infos()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
     _viewer: HumanViewer | None = None
 
     def render(self) -> str | np.ndarray | None:
@@ -211,7 +229,7 @@ class OddRawEnv(AECEnv):
             self._viewer = None
 
 
-def make_env(raw_cls: type[OddRawEnv], **kwargs: Any) -> AECEnv:
+def make_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> AECEnv:
     """``raw_cls(**kwargs)`` wrapped like PettingZoo classic: an illegal action
     ends the game with reward -1 for the offender."""
     env = raw_cls(**kwargs)
