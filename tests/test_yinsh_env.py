@@ -95,6 +95,21 @@ def test_agent_selection_follows_the_decider():
     assert not w["action_mask"].any() and not w["observation"][23].any()
 
 
+def test_the_order_of_resolution_example_of_the_rules_page():
+    """docs/rules/yinsh.md section 3: example 2.4 step by step, with its action numbers."""
+    e = yinsh_v0.raw_env()
+    e.reset(options={"state": YinshState.from_position(
+        rings={"white": ["C5", "H4", "I9", "K8", "J11"], "black": ["G8", "J6", "D2", "B1", "E1"]},
+        markers={"white": ["A5", "B5", "D5", "E5", "C6"], "black": ["B6", "D6", "E6", "F6"]})})
+    for agent, decision, action in [("white_0", "move", 68), ("white_0", "destination", 46),
+                                    ("white_0", "remove_row", 308), ("white_0", "remove_ring", 84),
+                                    ("black_0", "remove_row", 298), ("black_0", "remove_ring", 64)]:
+        assert (e.agent_selection, e.infos[agent]["decision"]) == (agent, decision)
+        assert e.observe(agent)["action_mask"][action] == 1
+        e.step(action)
+    assert (e.agent_selection, e.infos["black_0"]["decision"]) == ("black_0", "move")
+
+
 def test_rewards_when_the_mover_wins():
     e = yinsh_v0.env()
     e.reset(options={"state": both_rows_state(removed=(2, 2))})

@@ -75,6 +75,23 @@ def test_point_names_follow_the_column_table():
         point_name(0)
 
 
+def test_action_numbers_of_the_rules_page():
+    """docs/rules/yinsh.md section 4: point indices, row actions, the 123 rows of five."""
+    assert [P(x) for x in ("E5", "E4", "A2", "G11", "K10")] == [70, 81, 99, 6, 21]
+    rows = {("F3", "F7"): 214, ("F4", "F8"): 203, ("E5", "E9"): 191, ("C7", "G7"): 288,
+            ("A5", "E5"): 308, ("B6", "F6"): 298}
+    assert {ends: row_action(*ends) for ends in rows} == rows
+    s = YinshState()
+
+    def fits(a: int) -> bool:
+        try:
+            return bool(s.action_to_string(a))
+        except ValueError:
+            return False
+
+    assert sum(fits(a) for a in range(N, 4 * N)) == 123
+
+
 # ---------------------------------------------------------------- placement
 def test_placement_alternates_from_white_and_then_white_moves():
     s = YinshState()
