@@ -13,6 +13,7 @@ from . import xodd_v0, yinsh_v0, yodd_v0
 from .batch import OddBatch
 from .core import GameState, Geometry, YinshState, hexhex, square
 from .gym_env import OddGymEnv, register_envs
+from .yinsh_batch import YinshBatch
 
 __version__ = "0.1.0"
 
@@ -22,6 +23,6 @@ _register_aec("aec", "odd_env/yinsh-v0", entry_point="odd_env.yinsh_v0:env")
 register_envs()
 
 __all__ = [
-    "GameState", "Geometry", "OddBatch", "OddGymEnv", "YinshState", "hexhex", "square",
+    "GameState", "Geometry", "OddBatch", "OddGymEnv", "YinshBatch", "YinshState", "hexhex", "square",
     "xodd_v0", "yinsh_v0", "yodd_v0",
 ]

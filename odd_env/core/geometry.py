@@ -97,7 +97,9 @@ class Geometry:
 
     def __reduce__(self):
         # Geometries are interned: unpickling returns the cached instance.
-        return (geometry, (self.game, self.size))
+        if self.kind == "yinsh":
+            return (yinsh_board, ())
+        return (square if self.kind == "square" else hexhex, (self.size,))
 
 
 def _check_size(size: object, allowed: range, what: str) -> int:
@@ -188,19 +190,21 @@ def yinsh_board() -> Geometry:
 
 
 _GAMES = {"square": "xodd", "hex": "yodd", "yinsh": "yinsh"}
+"""The game played on each kind of board."""
 
 
-def geometry(game: str, size: int | None = None) -> Geometry:
-    """The board of ``game`` ("xodd", "yodd" or "yinsh") at ``size``.
+def geometry(game: str, size: int) -> Geometry:
+    """The board of ``game`` ("xodd" or "yodd") at ``size``.
 
-    YINSH has one board: ``size`` may be omitted or 6.
+    Only the games whose rules take a board size: YINSH has one board,
+    :func:`yinsh_board`, and rules of its own (so Xodd/Yodd code asking for
+    a board by name never gets it).
     """
     if game == "xodd":
         return square(size)
     if game == "yodd":
         return hexhex(size)
     if game == "yinsh":
-        if size is not None and (isinstance(size, bool) or size != YINSH_BASE):
-            raise ValueError(f"YINSH has one board (base {YINSH_BASE}), got size {size!r}")
-        return yinsh_board()
-    raise ValueError(f"game must be 'xodd', 'yodd' or 'yinsh', got {game!r}")
+        raise ValueError("YINSH has one board and rules of its own: use yinsh_board() "
+                         "(odd_env.core.yinsh.YinshState for the game)")
+    raise ValueError(f"game must be 'xodd' or 'yodd', got {game!r}")
