@@ -1,8 +1,12 @@
-"""The PettingZoo AEC environment shared by Xodd and Yodd.
+"""The PettingZoo AEC environments: the mechanics every game shares, and Xodd/Yodd's.
 
-The game-specific modules :mod:`odd_env.xodd_v0` and :mod:`odd_env.yodd_v0`
-hold the documentation pages, the ``env()`` / ``raw_env`` pair and
-``parallel_env()``; this module holds the one implementation both use.
+:class:`PositionRawEnv` plays any position class of the game interface
+(``to_move``, ``apply``, ``is_terminal``, ``returns()``, ``observation``,
+``legal_action_mask``) one decision per step; :class:`OddRawEnv` adds the
+Xodd/Yodd specifics and :class:`odd_env.yinsh_v0.raw_env` YINSH's. The
+game-specific modules (:mod:`odd_env.xodd_v0`, :mod:`odd_env.yodd_v0`,
+:mod:`odd_env.yinsh_v0`) hold the documentation pages and the ``env()`` /
+``raw_env`` / ``parallel_env()`` functions.
 """
 
 from __future__ import annotations
@@ -27,7 +31,84 @@ from .render import HumanViewer, to_rgb, to_svg, to_text
 AGENTS = ("black_0", "white_0")
 
 
-class OddRawEnv(AECEnv):
+class PositionRawEnv(AECEnv):
+    """One game position as an AEC environment: one decision per step.
+
+    Subclasses set ``possible_agents`` (player 0 first), the spaces,
+    ``num_actions`` and ``state_`` (the position) in ``__init__``, and define
+    ``_update_infos()`` (which fills ``self.infos``). Illegal actions raise
+    ``ValueError`` naming the agent and change nothing.
+    """
+
+    num_actions: int
+    state_: Any
+
+    # --------------------------------------------------------------- spaces
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of ``agent`` (the same object every call)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The action space of ``agent`` (the same object every call)."""
+        return self.action_spaces[agent]
+
+    def _reset_bookkeeping(self) -> None:
+        agents = self.possible_agents
+        self.agents = list(agents)
+        self.rewards = {a: 0.0 for a in agents}
+        self._cumulative_rewards = {a: 0.0 for a in agents}
+        self.terminations = {a: False for a in agents}
+        self.truncations = {a: False for a in agents}
+        self.agent_selection = agents[self.state_.to_move]
+        self._update_infos()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """Planes from ``agent``'s side and its action mask (zeros unless it is to act).
+
+        ``agent`` is one of ``possible_agents``; ValueError otherwise.
+        """
+        agents = self.possible_agents
+        if not isinstance(agent, str) or agent not in agents:
+            raise ValueError(f"unknown agent {agent!r}: the agents are {agents[0]!r} and {agents[1]!r}")
+        s = self.state_
+        viewer = agents.index(agent)
+        planes = s.observation(viewer)
+        if viewer == s.to_move:  # a finished game's mask is all zeros
+            mask = s.legal_action_mask().copy()
+        else:
+            mask = np.zeros(self.num_actions, dtype=np.int8)
+        return {"observation": planes, "action_mask": mask}
+
+    def step(self, action: int) -> None:
+        """Play ``action`` (an integer scalar, NumPy and 0-d arrays included) for
+        ``agent_selection``; ValueError (nothing changed) if illegal, or if the
+        game is over and every agent has left."""
+        if not self.agents:
+            raise ValueError("the game is over and every agent has left (each stepped with None): call reset()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        s = self.state_
+        try:
+            s.apply(action)
+        except ValueError as err:
+            raise ValueError(f"{agent}: {err}") from None
+        agents = self.possible_agents
+        self._cumulative_rewards[agent] = 0.0
+        if s.is_terminal:
+            self.rewards = dict(zip(agents, s.returns()))
+            self.terminations = {a: True for a in agents}
+        else:
+            self.rewards = dict.fromkeys(agents, 0.0)
+            self.agent_selection = agents[s.to_move]
+        self._update_infos()
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+
+class OddRawEnv(PositionRawEnv):
     """Xodd or Yodd as an AEC environment (no wrappers).
 
     A turn is one or two steps of the same agent (RULES.md section 3). Illegal
@@ -56,7 +137,7 @@ class OddRawEnv(AECEnv):
         self.board_size = self.geometry.size
         self.render_mode = render_mode
         g = self.geometry
-        n_actions = g.num_actions
+        self.num_actions = n_actions = g.num_actions
         self.possible_agents = list(AGENTS)
         self.agents = list(AGENTS)
         obs_space = spaces.Dict(
@@ -72,29 +153,11 @@ class OddRawEnv(AECEnv):
         self.state_ = GameState(g)
         self._reset_bookkeeping()
 
-    # --------------------------------------------------------------- spaces
-    def observation_space(self, agent: str) -> spaces.Space:
-        """The observation space of ``agent`` (the same object every call)."""
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        """The action space of ``agent`` (the same object every call)."""
-        return self.action_spaces[agent]
-
     # ----------------------------------------------------------------- game
     @property
     def game_state(self) -> GameState:
         """The rules-level state of the current game (a live object; copy it to keep it)."""
         return self.state_
-
-    def _reset_bookkeeping(self) -> None:
-        self.agents = list(AGENTS)
-        self.rewards = {a: 0.0 for a in AGENTS}
-        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
-        self.terminations = {a: False for a in AGENTS}
-        self.truncations = {a: False for a in AGENTS}
-        self.agent_selection = AGENTS[self.state_.to_move]
-        self._update_infos()
 
     def _update_infos(self) -> None:
         meta = self.state_._meta.tolist()
@@ -153,53 +216,9 @@ class OddRawEnv(AECEnv):
             raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
         return state
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        """Planes from ``agent``'s side and its action mask (zeros unless it is to act).
-
-        ``agent`` is one of ``possible_agents``; ValueError otherwise.
-        """
-        if not isinstance(agent, str) or agent not in AGENTS:
-            raise ValueError(f"unknown agent {agent!r}: the agents are {AGENTS[0]!r} and {AGENTS[1]!r}")
-        s = self.state_
-        viewer = AGENTS.index(agent)
-        planes = s.observation(viewer)
-        if viewer == s.to_move:  # a finished game's mask is all zeros
-            mask = s.legal_action_mask().copy()
-        else:
-            mask = np.zeros(self.geometry.num_actions, dtype=np.int8)
-        return {"observation": planes, "action_mask": mask}
-
     def state(self) -> np.ndarray:
         """The position from Black's side whoever is to act (``state_space``; see :meth:`GameState.state_planes`)."""
         return self.state_.state_planes()
-
-    def step(self, action: int) -> None:
-        """Play ``action`` (an integer scalar, NumPy and 0-d arrays included) for
-        ``agent_selection``; ValueError (nothing changed) if illegal, or if the
-        game is over and every agent has left."""
-        if not self.agents:
-            raise ValueError("the game is over and every agent has left (each stepped with None): call reset()")
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        s = self.state_
-        try:
-            s.apply(action)
-        except ValueError as err:
-            raise ValueError(f"{agent}: {err}") from None
-        self._cumulative_rewards[agent] = 0.0
-        if s.is_terminal:
-            black, white = s.returns()
-            self.rewards = {AGENTS[0]: black, AGENTS[1]: white}
-            self.terminations = {a: True for a in AGENTS}
-        else:
-            self.rewards = dict.fromkeys(AGENTS, 0.0)
-            self.agent_selection = AGENTS[s.to_move]
-        self._update_infos()
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
 
     _viewer: HumanViewer | None = None
 
@@ -231,7 +250,7 @@ class OddRawEnv(AECEnv):
             self._viewer = None
 
 
-def make_env(raw_cls: type[OddRawEnv], **kwargs: Any) -> AECEnv:
+def make_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> AECEnv:
     """``raw_cls(**kwargs)`` wrapped like PettingZoo classic: an illegal action
     ends the game with reward -1 for the offender."""
     env = raw_cls(**kwargs)

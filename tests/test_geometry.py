@@ -1,12 +1,13 @@
 """Board geometry: sizes, neighbour tables, and errors."""
 
 import ast
+import pickle
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from odd_env.core import HEX_SIZES, SQUARE_SIZES, hexhex, square
+from odd_env.core import HEX_SIZES, SQUARE_SIZES, geometry, hexhex, square, yinsh_board
 
 
 @pytest.mark.parametrize("n", list(SQUARE_SIZES))
@@ -85,3 +86,26 @@ def test_core_imports_no_rl_frameworks():
                 continue
             for name in names:
                 assert name.split(".")[0] not in banned, f"{path.name} imports {name}"
+
+
+@pytest.mark.parametrize("g", [square(5), hexhex(4), yinsh_board()], ids=lambda g: g.kind)
+def test_rays_step_along_the_directions_to_the_edge(g):
+    for x in np.flatnonzero(g.onboard):
+        r, c = g.row_col(x)
+        for k, (dr, dc) in enumerate(g.directions):
+            ray = [int(y) for y in g.rays[x, k] if y >= 0]
+            assert (g.rays[x, k, len(ray):] == -1).all()
+            expected, i = [], 1
+            while 0 <= r + i * dr < g.height and 0 <= c + i * dc < g.width and g.onboard[g.cell(r + i * dr, c + i * dc)]:
+                expected.append(g.cell(r + i * dr, c + i * dc))
+                i += 1
+            assert ray == expected
+            assert (ray[:1] == [] or ray[0] in g.neighbours[x])
+
+
+def test_the_yinsh_board_is_interned_and_not_a_sized_game():
+    g = yinsh_board()
+    assert pickle.loads(pickle.dumps(g)) is g and g.game == "yinsh" and g.size == 6
+    assert g.directions[:3] == ((-1, 0), (0, 1), (-1, 1))  # YINSH's row directions d = 0, 1, 2
+    with pytest.raises(ValueError, match="yinsh_board"):
+        geometry("yinsh", 6)

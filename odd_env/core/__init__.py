@@ -1,9 +1,9 @@
-"""The pure rules core: geometry, game state, legality and observation planes.
+"""The pure rules core: geometry, game states (Xodd/Yodd, YINSH), legality and observation planes.
 
 Imports numpy and numba only; never gymnasium, pettingzoo or torch.
 """
 
-from .geometry import HEX_SIZES, SQUARE_SIZES, Geometry, geometry, hexhex, square
+from .geometry import HEX_SIZES, SQUARE_SIZES, Geometry, geometry, hexhex, square, yinsh_board
 from .state import (
     BLACK,
     COLOUR_NAMES,
@@ -14,6 +14,7 @@ from .state import (
     WHITE,
     GameState,
 )
+from .yinsh import YinshState
 
 __all__ = [
     "BLACK",
@@ -27,7 +28,9 @@ __all__ = [
     "WHITE",
     "GameState",
     "Geometry",
+    "YinshState",
     "geometry",
     "hexhex",
     "square",
+    "yinsh_board",
 ]

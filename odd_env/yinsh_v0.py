@@ -1,0 +1,243 @@
+"""# YINSH
+
+YINSH (Kris Burm, GIPF project, 2003) for two players on the 85 points of a
+triangular grid (a hexagon of side 6 without its corners). Each player places
+five rings; then a move puts a marker of your colour in one of your rings and
+moves the ring in a straight line, flipping every marker it jumps. Five
+markers of your colour in a line form a row: you remove them and one of your
+rings. The first player to remove three rings wins (one in the blitz
+variant); when the pool of 51 markers runs out, more rings removed wins. The
+rules are docs/rules/yinsh.md.
+
+| parameter | default | allowed |
+|---|---|---|
+| `blitz` | False | True: the first ring removed wins |
+| `render_mode` | None | `"ansi"` |
+
+Agents: `white_0` (first) and `black_0`. One step is one decision:
+`agent_selection` is whoever must decide, so it stays on one agent while it
+chooses a ring and its destination or removes its rows, and it moves to the
+opponent when the opponent must remove rows that the mover made.
+
+## Decisions
+
+| kind | decision | legal actions |
+|---|---|---|
+| 0 | `place`: place a ring (white first, alternately, 10 in all) | empty points |
+| 1 | `move`: choose the ring to move | your rings with at least one destination |
+| 2 | `destination`: where the chosen ring goes | the points it reaches |
+| 3 | `remove_row`: a row of five of your markers | row actions of your rows |
+| 4 | `remove_ring`: one of your rings, after a row | your rings |
+| 5 | `pass`: none of your rings can move | pass |
+
+After a move the mover removes all their rows (a row, then a ring, each
+time), then the opponent removes theirs, then the opponent moves. A ring
+moves over empty points, may jump one unbroken run of markers and then stops
+on the first empty point after it; it never crosses or lands on a ring or
+lands on a marker.
+
+## Observation
+
+`{"observation": int8[C, 11, 11], "action_mask": int8[485]}`, with C = 24
+planes of 0/1 values seen from the deciding player's side (observation
+version 1). The board lives in an 11 x 11 array: point `i * 11 + j` is column
+`j` (A = 0 .. K = 10) and row number `11 - i`; E5 is point 70.
+
+| plane | content |
+|---|---|
+| 0 | the decider's rings |
+| 1 | the opponent's rings |
+| 2 | the decider's markers |
+| 3 | the opponent's markers |
+| 4 | valid points (85 ones) |
+| 5 | the chosen ring (destination decision), else zeros |
+| 6 | constant: 1 at a `place` decision |
+| 7 | constant: 1 at a `move` decision |
+| 8 | constant: 1 at a `destination` decision |
+| 9 | constant: 1 at a `remove_row` decision |
+| 10 | constant: 1 at a `remove_ring` decision |
+| 11 | constant: 1 at a `pass` decision |
+| 12 | constant: the decider has removed at least 1 ring |
+| 13 | constant: the decider has removed at least 2 rings |
+| 14 | constant: the decider has removed at least 3 rings |
+| 15 | constant: the opponent has removed at least 1 ring |
+| 16 | constant: the opponent has removed at least 2 rings |
+| 17 | constant: the opponent has removed at least 3 rings |
+| 18 | markers left in the pool: 1 on the first `pool` valid points in array order |
+| 19 | constant: 1 when the decider is white |
+| 20 | constant: 1 while the decider removes rows made by the opponent's move |
+| 21 | constant: 1 when the previous decision was a pass (passing now ends the game) |
+| 22 | constant: 1 in the blitz variant |
+| 23 | constant: 1 when the viewer decides now |
+
+Planes 0-5 are those of docs/rules/yinsh.md section 5; planes 6-23 hold the
+rest of what the rules depend on, so
+`odd_env.core.yinsh.YinshState.from_observation` rebuilds the position from
+the decider's planes. A chosen ring stays on its point (plane 0) until its
+destination is chosen. Observed by the agent that does not decide, the planes
+are from its own side (plane 23 is zero) and the mask is zeros; once the game
+is over planes 6-11 are zero.
+
+## Actions
+
+`Discrete(4*N + 1)` = `Discrete(485)` with N = 121, read by the decision kind:
+
+| action a | meaning |
+|---|---|
+| 0 <= a < N | the point a: place a ring there, choose the ring there, move the chosen ring there, remove your ring there |
+| N <= a < 4*N | remove the row of five from point s = (a - N) % N in direction d = (a - N) // N |
+| 4*N | pass |
+
+Row directions: d = 0 along the column (row number increasing), d = 1 along
+the row number (letter increasing), d = 2 diagonally (both increasing). The
+mask is exact: a ring to move must have a destination, a row action is legal
+iff its five points hold the decider's markers (a line of six gives two
+rows; rows sharing a marker are all offered), pass only when no ring can move.
+
+## Rewards
+
+| when | winner | loser |
+|---|---|---|
+| a player removes their third ring (first, in blitz) | +1 | -1 |
+| the pool is empty when a player is about to move, or two passes in a row: more rings removed wins | +1 | -1 |
+| the same with equal rings removed: a draw | 0 | 0 |
+| any other step | 0 | 0 |
+| an illegal action under `env()` | 0 | -1 for the offender |
+
+When a move completes rows for both players the mover resolves first, so
+the mover wins if both could reach three.
+
+## Info
+
+Each agent's `info` holds `decision` (the kind's name, or `"over"`),
+`white_removed`, `black_removed` (rings removed) and `pool` (markers left).
+
+## Rendering
+
+`render_mode="ansi"`: `render()` returns the board as text (`W`/`B` rings,
+`w`/`b` markers, point names on the edges, the chosen ring in brackets) and
+a line saying who decides what.
+
+## Starting from a position
+
+`reset(options={"state": state})` starts from a copy of a
+`odd_env.core.yinsh.YinshState` (for example one built with
+`YinshState.from_position`); it must be of the env's variant and its game not
+over, else `ValueError`. Other option keys are ignored.
+
+## Errors
+
+`raw_env.step` raises `ValueError` naming the agent, the action and why it is
+illegal (masked, not an integer, out of range) and changes nothing; NumPy
+integers and 0-d integer arrays work like ints. `env()` follows PettingZoo
+classic: an illegal action ends the game with -1 for the offender.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+
+from .aec import PositionRawEnv, make_env
+from .core import yinsh_kernels as K
+from .core.yinsh import DECISIONS, NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState
+from .yinsh_render import to_text
+
+AGENTS = ("white_0", "black_0")
+"""Agent names: player 0 (white, first) and player 1 (black)."""
+
+
+class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
+    """YINSH as a PettingZoo AEC environment without wrappers (see the module docstring)."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "yinsh_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(self, blitz: bool = False, render_mode: str | None = None):
+        """Build the env; ``blitz=True`` plays the one-ring variant."""
+        super().__init__()
+        if not isinstance(blitz, (bool, np.bool_)):
+            raise ValueError(f"blitz must be True or False, got {blitz!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
+            )
+        self.blitz = bool(blitz)
+        self.render_mode = render_mode
+        self.num_actions = NUM_ACTIONS
+        self.possible_agents = list(AGENTS)
+        self.agents = list(AGENTS)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(0, 1, (NUM_PLANES, 11, 11), dtype=np.int8),
+                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.observation_version = OBSERVATION_VERSION
+        self.state_ = YinshState(blitz=self.blitz)
+        self._reset_bookkeeping()
+
+    @property
+    def game_state(self) -> YinshState:
+        """The rules-level state of the current game (a live object; copy it to keep it)."""
+        return self.state_
+
+    def _update_infos(self) -> None:
+        meta = self.state_._meta.tolist()  # one conversion: this runs every step
+        kind = meta[K.M_KIND]
+        info = {"decision": DECISIONS[kind] if kind >= 0 else "over",
+                "white_removed": meta[K.M_REMOVED], "black_removed": meta[K.M_REMOVED + 1],
+                "pool": meta[K.M_POOL]}
+        self.infos = {AGENTS[0]: info, AGENTS[1]: dict(info)}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game, or from a copy of ``options["state"]`` (a running
+        :class:`~odd_env.core.yinsh.YinshState` of this variant).
+
+        The rules are deterministic; ``seed`` seeds ``self.np_random`` for code
+        that wants randomness tied to the env.
+        """
+        if seed is not None or not hasattr(self, "np_random"):
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self.state_ = self._start_state(options)
+        self._reset_bookkeeping()
+
+    def _start_state(self, options: dict | None) -> YinshState:
+        # Other keys are ignored, as Gymnasium envs do (PettingZoo's api_test passes one).
+        if not options or "state" not in options:
+            return YinshState(blitz=self.blitz)
+        state = options["state"]
+        if not isinstance(state, YinshState):
+            raise ValueError(f"options['state'] must be a YinshState, got {type(state).__name__}")
+        if state.blitz != self.blitz:
+            raise ValueError(f"the state is of the {'blitz' if state.blitz else 'standard'} game, "
+                             f"but this env plays {'blitz' if self.blitz else 'the standard game'}")
+        if state.is_terminal:
+            raise ValueError("the state's game is over: an env can only start from a running game")
+        return state.copy()
+
+    def render(self) -> str | None:
+        """The board as text (``render_mode="ansi"``)."""
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return to_text(self.state_)
+
+    def close(self) -> None:
+        """Nothing to release (no window)."""
+
+
+def env(**kwargs: Any) -> raw_env:
+    """YINSH with PettingZoo's standard wrappers (illegal actions end the game with -1)."""
+    return make_env(raw_env, **kwargs)
