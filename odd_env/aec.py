@@ -11,6 +11,7 @@ game-specific modules (:mod:`odd_env.xodd_v0`, :mod:`odd_env.yodd_v0`,
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -32,9 +33,11 @@ class PositionRawEnv(AECEnv):
     """One game position as an AEC environment: one decision per step.
 
     Subclasses set ``possible_agents`` (player 0 first), the spaces,
-    ``num_actions`` and ``state_`` (the position) in ``__init__``, and define
-    ``_update_infos()`` (which fills ``self.infos``). Illegal actions raise
-    ``ValueError`` naming the agent and change nothing.
+    ``num_actions``, ``render_mode`` and ``state_`` (the position) in
+    ``__init__``, and define ``_update_infos()`` (which fills ``self.infos``)
+    and ``_views()`` (the game's text, RGB and SVG drawings, which serve the
+    render modes ``"ansi"``, ``"rgb_array"`` and ``"human"`` and Jupyter).
+    Illegal actions raise ``ValueError`` naming the agent and change nothing.
     """
 
     num_actions: int
@@ -70,6 +73,47 @@ class PositionRawEnv(AECEnv):
             mask = np.zeros(self.num_actions, dtype=np.int8)
         return {"observation": planes, "action_mask": mask}
 
+    # --------------------------------------------------------------- views
+    render_mode: str | None = None
+    _viewer: HumanViewer | None = None
+
+    def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:
+        """The game's drawings of a position: (text, RGB image, SVG)."""
+        raise NotImplementedError
+
+    def _viewer_title(self) -> str:
+        """The title of the ``"human"`` render mode's window."""
+        return self.metadata["name"]
+
+    def render(self) -> str | np.ndarray | None:
+        """The board as text (``"ansi"``), an H x W x 3 uint8 image (``"rgb_array"``), or in a window (``"human"``)."""
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text, rgb, _ = self._views()
+        if self.render_mode == "ansi":
+            return text(self.state_)
+        if self.render_mode == "rgb_array":
+            return rgb(self.state_)
+        if self._viewer is None:
+            self._viewer = HumanViewer(self._viewer_title())
+        if self._viewer.can_show():  # no drawing at all without a display
+            self._viewer.show(rgb(self.state_), pause=1.0 / self.metadata["render_fps"])
+        return None
+
+    def _repr_svg_(self) -> str:
+        """The current position as SVG, so that Jupyter draws the env."""
+        return self._views()[2](self.state_)
+
+    def close(self) -> None:
+        """Close the window of ``render_mode="human"`` if one is open."""
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+
+    # ---------------------------------------------------------------- play
     def step(self, action: int) -> None:
         """Play ``action`` for ``agent_selection``; ValueError (nothing changed) if illegal."""
         agent = self.agent_selection
@@ -199,34 +243,11 @@ class OddRawEnv(PositionRawEnv):
             raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
         return state
 
-    _viewer: HumanViewer | None = None
+    def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:
+        return to_text, to_rgb, to_svg
 
-    def render(self) -> str | np.ndarray | None:
-        """The board as text (``"ansi"``), an H x W x 3 uint8 image (``"rgb_array"``), or in a window (``"human"``)."""
-        if self.render_mode is None:
-            from gymnasium import logger
-
-            logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        if self.render_mode == "ansi":
-            return to_text(self.state_)
-        if self.render_mode == "rgb_array":
-            return to_rgb(self.state_)
-        if self._viewer is None:
-            self._viewer = HumanViewer(f"{self.game} {self.board_size}")
-        if self._viewer.can_show():  # no drawing at all without a display
-            self._viewer.show(to_rgb(self.state_), pause=1.0 / self.metadata["render_fps"])
-        return None
-
-    def _repr_svg_(self) -> str:
-        """The current position as SVG, so that Jupyter draws the env."""
-        return to_svg(self.state_)
-
-    def close(self) -> None:
-        """Close the window of ``render_mode="human"`` if one is open."""
-        if self._viewer is not None:
-            self._viewer.close()
-            self._viewer = None
+    def _viewer_title(self) -> str:
+        return f"{self.game} {self.board_size}"
 
 
 def make_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> AECEnv:
