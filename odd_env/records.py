@@ -1,4 +1,4 @@
-"""Game records: a game of Xodd or Yodd as text, one turn a line (RULES.md section 8).
+"""Game records: a game as text, one turn a line; Xodd and Yodd (RULES.md section 8) and YINSH.
 
 The format::
 
@@ -22,6 +22,37 @@ the line and what is wrong with it, so a record that loads is a legal game.
 position), or build one from a list of actions with
 :meth:`GameRecord.from_actions`. An environment can start from a record's
 position: ``env.reset(options={"record": record})``.
+
+:class:`YinshRecord` does the same for YINSH (docs/rules/yinsh.md section 6),
+with the same conventions (comments, errors naming the line, mid-turn ends)::
+
+    yinsh blitz         <- header: 'yinsh', or 'yinsh blitz' for the variant
+    B2                  <- the placement: one ring a line, White first
+    H11
+    C2
+    I11
+    D2
+    J11
+    E2
+    K10
+    F2
+    G11
+    B2-B3               <- then one turn a line: a move,
+    H11-H10
+    C2-C3
+    I11-I10
+    D2-D3
+    J11-J10
+    E2-E3
+    K10-K9
+    F2-F3 xB2-F2 rB3    <- a move and the row (by its ends) and ring it lets White remove
+    # white wins (rings removed: white 1, black 0)
+
+After a move come its removals in the order they are made: the mover's rows,
+each followed by a ring (``xA5-E5 rH4``), then the opponent's; a player whose
+rings cannot move writes ``pass``. A game saved mid-turn ends with the part
+played: ``E4-`` for a ring chosen and not moved yet, or the move and the
+removals so far.
 """
 
 from __future__ import annotations

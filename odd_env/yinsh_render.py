@@ -76,8 +76,12 @@ SLOT_COLOUR = "#d6d0c4"
 
 _COLUMN_WIDTH = 4  # characters between two columns of the text board
 _S3 = math.sqrt(3.0) / 2.0
-# Sizes in units of the distance between adjacent points.
-_RING_OUTER, _RING_INNER, _MARKER = 0.44, 0.265, 0.27
+RING_RADIUS = 0.44
+"""Outer radius of a ring, in units of the distance between adjacent points."""
+RING_HOLE = 0.265
+"""Radius of a ring's hole (the band between it and :data:`RING_RADIUS` is coloured)."""
+MARKER_RADIUS = 0.27
+"""Radius of a marker: a marker fits in a ring's hole, as on the table."""
 _BOARD_MARGIN = 0.52  # from the outermost points to the edge of the board
 _LABEL_STEP = 1.0  # from a line's end point to its label, along the line
 _LABEL_GAP = 0.62  # the least distance between two labels' centres
@@ -338,9 +342,9 @@ def _piece(kind: str, player: int, xy: tuple[float, float], px: float, cls: str,
     """A ring (open circle) or a marker (disc) of ``player``."""
     outline = max(1.0, 0.035 * px)
     if kind == "ring":
-        return _Shape("ring", xy, r=_RING_OUTER * px, r2=_RING_INNER * px, fill=PIECE_COLOURS[player],
+        return _Shape("ring", xy, r=RING_RADIUS * px, r2=RING_HOLE * px, fill=PIECE_COLOURS[player],
                       stroke=PIECE_OUTLINES[player], width=outline, cls=cls, data=data)
-    return _Shape("circle", xy, r=_MARKER * px, fill=PIECE_COLOURS[player], stroke=PIECE_OUTLINES[player],
+    return _Shape("circle", xy, r=MARKER_RADIUS * px, fill=PIECE_COLOURS[player], stroke=PIECE_OUTLINES[player],
                   width=outline, cls=cls, data=data)
 
 
@@ -487,8 +491,8 @@ def _panel(state: YinshState, lay: YinshLayout) -> list[_Shape]:
             if k < removed[p]:
                 shapes.append(_piece("ring", p, c, px, f"removed {name}", (("player", name),)))
             else:
-                shapes.append(_Shape("circle", c, r=(_RING_OUTER + _RING_INNER) / 2 * px, stroke=SLOT_COLOUR,
-                                     width=(_RING_OUTER - _RING_INNER) * px, cls="slot", data=(("player", name),)))
+                shapes.append(_Shape("circle", c, r=(RING_RADIUS + RING_HOLE) / 2 * px, stroke=SLOT_COLOUR,
+                                     width=(RING_RADIUS - RING_HOLE) * px, cls="slot", data=(("player", name),)))
         if deciding or winner:
             text = _DECISION_TEXT[state.decision_name] if deciding else "wins"
             if deciding and state.resolving_opponent_rows:
@@ -498,7 +502,7 @@ def _panel(state: YinshState, lay: YinshLayout) -> list[_Shape]:
         y += block + 0.25 * px
     # The pool: a marker showing both sides, and the count.
     c = (x0 + 0.7 * px, y + 0.5 * px)
-    r = _MARKER * px
+    r = MARKER_RADIUS * px
     shapes.append(_Shape("circle", c, r=r, fill=PIECE_COLOURS[0], stroke=PIECE_OUTLINES[1], width=line_w, cls="pool"))
     half = [(c[0] + r * math.cos(a), c[1] + r * math.sin(a)) for a in np.linspace(-math.pi / 2, math.pi / 2, 13)]
     shapes.append(_Shape("polygon", tuple(v for p in half for v in p), fill=PIECE_COLOURS[1], cls="pool"))
@@ -574,4 +578,16 @@ def to_rgb(
     return _paint(shapes, width, height)
 
 
-__all__ = ["PIECE_COLOURS", "SYMBOLS", "YinshLayout", "status_line", "to_rgb", "to_svg", "to_text", "yinsh_layout"]
+__all__ = [
+    "MARKER_RADIUS",
+    "PIECE_COLOURS",
+    "RING_HOLE",
+    "RING_RADIUS",
+    "SYMBOLS",
+    "YinshLayout",
+    "status_line",
+    "to_rgb",
+    "to_svg",
+    "to_text",
+    "yinsh_layout",
+]
