@@ -509,7 +509,8 @@ class YinshRecord:
         actions: list[int] = []
         for k, token in enumerate(tokens):
             if k and (trial.is_terminal or trial.decision in _YINSH_TURN_START):
-                after = "the game is over" if trial.is_terminal else f"{_decider(trial)} to {trial.decision_name}"
+                after = ("the game is over" if trial.is_terminal
+                         else f"{YINSH_PLAYERS[trial.to_move]} to {trial.decision_name}")
                 raise ValueError(f"{token!r}: the turn ended with {tokens[k - 1]!r} ({after}); "
                                  "the next turn goes on the next line")
             try:
@@ -632,7 +633,7 @@ def _expected(state: YinshState) -> str:
         return "pass (no ring can move), written 'pass'"
     if kind == YK.KIND_DESTINATION:
         return f"move the ring chosen on {point_name(state.chosen_ring)}, written like '{point_name(state.chosen_ring)}-E10'"
-    names = ", ".join(state.action_to_string(int(a)) for a in state.legal_actions())
+    names = ", ".join(sorted(state.action_to_string(int(a)) for a in state.legal_actions()))
     if kind == YK.KIND_ROW:
         return f"remove a row, written by its ends like 'xE5-E9' (here: {names})"
     return f"remove a ring, written like 'rE5' (here: {names})"
