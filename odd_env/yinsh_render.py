@@ -44,6 +44,7 @@ import numpy as np
 from .core import yinsh_kernels as K
 from .core.yinsh import PLAYER_NAMES, YinshState, _point, point_name, tables
 from .render import (
+    BACKGROUND,
     BOARD_COLOUR,
     HIGHLIGHT_COLOUR,
     LINE_COLOUR,
@@ -437,8 +438,8 @@ def _scene(
         for x in np.flatnonzero(mask[:n]):
             x = int(x)
             if board[x] == K.EMPTY:  # a ring may be placed or moved here
-                shapes.append(_Shape("circle", lay.centre(x), r=0.12 * px, fill=LEGAL_COLOUR, cls="legal",
-                                     data=_point_data(x)))
+                shapes.append(_Shape("circle", lay.centre(x), r=0.13 * px, fill=LEGAL_COLOUR, stroke=BACKGROUND,
+                                     width=max(1.0, 0.03 * px), cls="legal", data=_point_data(x)))
             else:  # this ring may be chosen or removed
                 shapes.append(_Shape("circle", lay.centre(x), r=0.5 * px, stroke=LEGAL_COLOUR, width=mark_w,
                                      cls="legal", data=_point_data(x)))
@@ -475,13 +476,20 @@ def _panel(state: YinshState, lay: YinshLayout) -> list[_Shape]:
     shapes: list[_Shape] = []
     removed = state.rings_removed
     line_w = max(1.0, 0.035 * px)
-    block = 2.55 * px
     for p in (0, 1):
         name = PLAYER_NAMES[p]
         deciding = not state.is_terminal and state.to_move == p
         winner = state.is_terminal and state.winner == p
-        if deciding or winner:
-            shapes.append(_Shape("rect", (x0, y, x0 + _PANEL_WIDTH * px, y + block - 0.15 * px), fill=PANEL_COLOUR,
+        notes = []  # what the framed player does, under the rings
+        if deciding:
+            notes.append(_DECISION_TEXT[state.decision_name])
+            if state.resolving_opponent_rows:
+                notes.append(f"(rows of {PLAYER_NAMES[1 - p]}'s move)")
+        elif winner:
+            notes.append("wins")
+        block = (2.0 + 0.45 * len(notes)) * px
+        if notes:
+            shapes.append(_Shape("rect", (x0, y, x0 + _PANEL_WIDTH * px, y + block), fill=PANEL_COLOUR,
                                  stroke=HIGHLIGHT_COLOUR, width=max(1.0, 0.05 * px),
                                  cls="to-move" if deciding else "winner", data=(("player", name),)))
         shapes.append(_Shape("text", (x0 + 0.25 * px, y + 0.45 * px), text=name.capitalize(), size=fs,
@@ -493,13 +501,10 @@ def _panel(state: YinshState, lay: YinshLayout) -> list[_Shape]:
             else:
                 shapes.append(_Shape("circle", c, r=(RING_RADIUS + RING_HOLE) / 2 * px, stroke=SLOT_COLOUR,
                                      width=(RING_RADIUS - RING_HOLE) * px, cls="slot", data=(("player", name),)))
-        if deciding or winner:
-            text = _DECISION_TEXT[state.decision_name] if deciding else "wins"
-            if deciding and state.resolving_opponent_rows:
-                text += " (opponent's move)"
-            shapes.append(_Shape("text", (x0 + 0.25 * px, y + 2.05 * px), text=text, size=0.85 * fs,
+        for k, text in enumerate(notes):
+            shapes.append(_Shape("text", (x0 + 0.25 * px, y + (2.05 + 0.45 * k) * px), text=text, size=0.85 * fs,
                                  fill=TEXT_COLOUR, cls="decision", anchor="start", data=(("player", name),)))
-        y += block + 0.25 * px
+        y += max(block, 2.45 * px) + 0.3 * px
     # The pool: a marker showing both sides, and the count.
     c = (x0 + 0.7 * px, y + 0.5 * px)
     r = MARKER_RADIUS * px

@@ -192,7 +192,7 @@ def test_panel_shows_removed_rings_pool_and_who_decides(s):
                  "remove_row": "remove a row", "remove_ring": "remove a ring", "pass": "pass"}
         assert words[s.decision_name] in decision
         assert status.startswith(COLOURS[s.to_move])
-        assert ("opponent's move" in decision) == s.resolving_opponent_rows
+        assert (f"(rows of {COLOURS[1 - s.to_move]}'s move)" in decision) == s.resolving_opponent_rows
 
 
 def test_point_names_stand_on_the_edges_clear_of_the_points_and_of_each_other():
