@@ -1,4 +1,4 @@
-"""Batched random play: OddBatch against Pgx's hex (JAX, jit + vmap) in one run.
+"""Batched random play: OddBatch and YinshBatch against Pgx's hex (JAX, jit + vmap) in one run.
 
 Both engines play uniformly random legal actions, produce observations and
 legal-action masks every step, and reset finished games automatically. Pgx
@@ -18,11 +18,12 @@ import numpy as np
 from _table import print_rate_table
 
 from odd_env.batch import OddBatch
+from odd_env.yinsh_batch import YinshBatch
 
 
-def odd_rate(game: str, size: int, batch: int, seconds: float, seed: int) -> float:
-    """Steps/s (games x steps) of OddBatch with uniform random legal actions."""
-    engine = OddBatch(game, size, batch)
+def odd_rate(game: str, size: int | bool, batch: int, seconds: float, seed: int) -> float:
+    """Steps/s (games x steps) of OddBatch, or YinshBatch (``size``: blitz), with uniform random legal actions."""
+    engine = YinshBatch(batch, blitz=size) if game == "yinsh" else OddBatch(game, size, batch)
     engine.reset()
     rng = np.random.default_rng(seed)
     for _ in range(20):
@@ -86,6 +87,7 @@ def main() -> None:
 
     cases = {f"OddBatch xodd {s}": ("xodd", s) for s in (9, 11, 14)}
     cases.update({f"OddBatch yodd {s}": ("yodd", s) for s in (6, 10)})
+    cases.update({"YinshBatch": ("yinsh", False), "YinshBatch blitz": ("yinsh", True)})
     pgx_rate = make_pgx_runner(args.batch)
     results: dict[str, list[float]] = {k: [] for k in cases}
     if pgx_rate is not None:

@@ -1,4 +1,4 @@
-"""Random legal play through the AEC environments, side by side with PettingZoo's go_v5.
+"""Random legal play through the AEC environments (Xodd, Yodd, YINSH), side by side with PettingZoo's go_v5.
 
 Every environment runs in this process through the same loop (``last()``,
 a uniform legal action from the mask, ``step``), in interleaved rounds; the
@@ -18,7 +18,7 @@ from collections.abc import Callable
 import numpy as np
 from _table import print_rate_table
 
-from odd_env import xodd_v0, yodd_v0
+from odd_env import xodd_v0, yinsh_v0, yodd_v0
 
 
 def steps_per_second(make: Callable, seconds: float, seed: int) -> float:
@@ -62,6 +62,10 @@ def main() -> None:
         for size in sizes:
             cases[f"{name} {size} env()"] = lambda m=module, s=size: m.env(board_size=s)
             cases[f"{name} {size} raw_env"] = lambda m=module, s=size: m.raw_env(board_size=s)
+    for blitz in (False, True):
+        name = "yinsh_v0" + (" blitz" if blitz else "")
+        cases[f"{name} env()"] = lambda b=blitz: yinsh_v0.env(blitz=b)
+        cases[f"{name} raw_env"] = lambda b=blitz: yinsh_v0.raw_env(blitz=b)
 
     for make in cases.values():  # warm up (numba compilation, caches)
         steps_per_second(make, 0.2, args.seed)

@@ -176,7 +176,8 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from .aec import PositionRawEnv, make_env
-from .core.yinsh import NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState
+from .core import yinsh_kernels as K
+from .core.yinsh import DECISIONS, NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState
 from .records import YinshRecord
 from .yinsh_render import to_rgb, to_svg, to_text
 
@@ -226,10 +227,12 @@ class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
         return self.state_
 
     def _update_infos(self) -> None:
-        s = self.state_
-        w, b = s.rings_removed
-        info = {"decision": s.decision_name, "white_removed": w, "black_removed": b, "pool": s.pool}
-        self.infos = {a: dict(info) for a in AGENTS}
+        meta = self.state_._meta.tolist()  # one conversion: this runs every step
+        kind = meta[K.M_KIND]
+        info = {"decision": DECISIONS[kind] if kind >= 0 else "over",
+                "white_removed": meta[K.M_REMOVED], "black_removed": meta[K.M_REMOVED + 1],
+                "pool": meta[K.M_POOL]}
+        self.infos = {AGENTS[0]: info, AGENTS[1]: dict(info)}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Start a new game, or from a position given in ``options``.
