@@ -504,7 +504,8 @@ class YinshRecord:
                              "before a new turn")
         tokens = turn.split()
         if not tokens:
-            raise ValueError("empty turn: expected a ring placed ('E5'), a move ('E4-E10', then its removals) or 'pass'")
+            raise ValueError("empty turn: expected a ring placed ('E5'), a move ('E4-E10', then its removals) "
+                             "or 'pass'")
         trial = s.copy()
         actions: list[int] = []
         for k, token in enumerate(tokens):
@@ -632,7 +633,8 @@ def _expected(state: YinshState) -> str:
     if kind == YK.KIND_PASS:
         return "pass (no ring can move), written 'pass'"
     if kind == YK.KIND_DESTINATION:
-        return f"move the ring chosen on {point_name(state.chosen_ring)}, written like '{point_name(state.chosen_ring)}-E10'"
+        ring = point_name(state.chosen_ring)
+        return f"move the ring chosen on {ring}, written from-to like '{ring}-E10'"
     names = ", ".join(sorted(state.action_to_string(int(a)) for a in state.legal_actions()))
     if kind == YK.KIND_ROW:
         return f"remove a row, written by its ends like 'xE5-E9' (here: {names})"

@@ -17,6 +17,9 @@ the group counts, parity and player to act below the board. Optional overlays:
 a per-cell heatmap, the legal cells of the current step, and the groups.
 :func:`board_layout` gives the pixel centre of every cell.
 
+The SVG writer and the pillow painter of these shapes also paint the YINSH
+pictures of :mod:`odd_env.yinsh_render`.
+
 SVG elements carry classes and ``data-cell`` attributes so that programs can
 find them: ``stone black`` / ``stone white`` (also ``data-name``, e.g.
 ``Bc4``), ``heat`` (``data-value``), ``legal black`` / ``legal white``,
@@ -243,7 +246,9 @@ def board_layout(geometry: Geometry, cell_px: float = 32) -> BoardLayout:
 class _Shape:
     """One drawing primitive, in pixels; painted by both the SVG writer and the pillow painter."""
 
-    kind: str  # "rect" (x0, y0, x1, y1), "polygon" (x0, y0, x1, y1, ...), "circle" (cx, cy), "line" (x0, y0, x1, y1), "text" (x, y), "ring" (cx, cy)
+    # "rect" (x0, y0, x1, y1), "polygon" (x0, y0, x1, y1, ...), "circle" (cx, cy),
+    # "line" (x0, y0, x1, y1), "text" (x, y), "ring" (cx, cy)
+    kind: str
     xy: tuple[float, ...]
     r: float = 0.0
     fill: str | None = None

@@ -213,7 +213,7 @@ def _lattice() -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[str, float
     # line until it is as far from the edge as the others. At A1 column A's letter and row 1's
     # number fall on the same place: slide both out until they stand apart.
     hull = _hull([_unit(j, r) for _, j, r in points])
-    clear = _outside(hull, at(labels.index(next(lab for lab in labels if lab[0] == "B"))))
+    clear = _LABEL_STEP * _S3  # a line meets the edge at 60 degrees
     for k in range(len(labels)):
         while _outside(hull, at(k)) < clear - 1e-9:
             steps[k] += 0.02
@@ -294,8 +294,9 @@ class YinshLayout:
 
     def centre(self, point: int) -> tuple[float, float]:
         """Pixel centre (x, y) of array point ``point``."""
-        i, j = divmod(int(point), 11)
-        return self.at(*_unit(j, 11 - i))
+        g = YinshState.geometry
+        i, j = g.row_col(point)
+        return self.at(*_unit(j, g.height - i))
 
     def coordinates(self) -> list[tuple[str, float, float]]:
         """The point names on the edges as (text, x, y) pixel centres."""
