@@ -64,6 +64,8 @@ def infer_game(planes: np.ndarray) -> Game:
         except ValueError:
             continue
         if game.observation_shape == planes.shape:
+            if name == "yinsh" and planes[22].any():  # YINSH's plane 22: the blitz variant
+                return make_game("yinsh", variant="blitz")
             return game
     raise ValueError(f"no game has observations of shape {planes.shape}; pass game= to the agent")
 

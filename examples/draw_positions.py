@@ -1,4 +1,4 @@
-"""Draw a random Xodd and Yodd position as SVG (plain and with overlays) and save their records.
+"""Draw a random Xodd, Yodd and YINSH position as SVG (plain and with overlays) and save their records.
 
     python examples/draw_positions.py --out /tmp/odd_svg
 """
@@ -11,7 +11,8 @@ from pathlib import Path
 import numpy as np
 
 from odd_env.core import hexhex, square
-from odd_env.records import GameRecord
+from odd_env import yinsh_render
+from odd_env.records import GameRecord, YinshRecord
 from odd_env.render import to_svg
 
 
@@ -35,6 +36,17 @@ def main() -> None:
         (out / f"{name}_overlays.svg").write_text(to_svg(state, heatmap=heat, show_legal=True, show_groups=True))
         record.save(out / f"{name}.txt")
         print(f"{out / name}.svg, {out / name}_overlays.svg, {out / name}.txt")
+    # YINSH: stop at a destination decision, so that the chosen ring and its destinations show.
+    rng = np.random.default_rng(args.seed)
+    record = YinshRecord()
+    while not record.is_over and (len(record.actions) < 60 or record.state.decision_name != "destination"):
+        record.play(int(rng.choice(record.state.legal_actions())))
+    state = record.state
+    heat = np.where(state.board == 0, rng.random(121), np.nan)
+    (out / "yinsh.svg").write_text(yinsh_render.to_svg(state))
+    (out / "yinsh_overlays.svg").write_text(yinsh_render.to_svg(state, heatmap=heat, show_legal=True))
+    record.save(out / "yinsh.txt")
+    print(f"{out / 'yinsh'}.svg, {out / 'yinsh'}_overlays.svg, {out / 'yinsh'}.txt")
 
 
 if __name__ == "__main__":

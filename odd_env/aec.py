@@ -11,7 +11,7 @@ game-specific modules (:mod:`odd_env.xodd_v0`, :mod:`odd_env.yodd_v0`,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import numpy as np
@@ -35,9 +35,11 @@ class PositionRawEnv(AECEnv):
     """One game position as an AEC environment: one decision per step.
 
     Subclasses set ``possible_agents`` (player 0 first), the spaces,
-    ``num_actions`` and ``state_`` (the position) in ``__init__``, and define
-    ``_update_infos()`` (which fills ``self.infos``). Illegal actions raise
-    ``ValueError`` naming the agent and change nothing.
+    ``num_actions``, ``render_mode`` and ``state_`` (the position) in
+    ``__init__``, and define ``_update_infos()`` (which fills ``self.infos``)
+    and ``_views()`` (the game's text, RGB and SVG drawings, which serve the
+    render modes ``"ansi"``, ``"rgb_array"`` and ``"human"`` and Jupyter).
+    Illegal actions raise ``ValueError`` naming the agent and change nothing.
     """
 
     num_actions: int
@@ -79,6 +81,52 @@ class PositionRawEnv(AECEnv):
             mask = np.zeros(self.num_actions, dtype=np.int8)
         return {"observation": planes, "action_mask": mask}
 
+    def state(self) -> np.ndarray:
+        """A global view of the position, the same whoever is to act (``state_space``): the
+        position's ``state_planes()`` (Xodd/Yodd: planes from Black's side; YINSH: from White's)."""
+        return self.state_.state_planes()
+
+    # --------------------------------------------------------------- views
+    render_mode: str | None = None
+    _viewer: HumanViewer | None = None
+
+    def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:
+        """The game's drawings of a position: (text, RGB image, SVG)."""
+        raise NotImplementedError
+
+    def _viewer_title(self) -> str:
+        """The title of the ``"human"`` render mode's window."""
+        return self.metadata["name"]
+
+    def render(self) -> str | np.ndarray | None:
+        """The board as text (``"ansi"``), an H x W x 3 uint8 image (``"rgb_array"``), or in a window (``"human"``)."""
+        if self.render_mode is None:
+            from gymnasium import logger
+
+            logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        text, rgb, _ = self._views()
+        if self.render_mode == "ansi":
+            return text(self.state_)
+        if self.render_mode == "rgb_array":
+            return rgb(self.state_)
+        if self._viewer is None:
+            self._viewer = HumanViewer(self._viewer_title())
+        if self._viewer.can_show():  # no drawing at all without a display
+            self._viewer.show(rgb(self.state_), pause=1.0 / self.metadata["render_fps"])
+        return None
+
+    def _repr_svg_(self) -> str:
+        """The current position as SVG, so that Jupyter draws the env."""
+        return self._views()[2](self.state_)
+
+    def close(self) -> None:
+        """Close the window of ``render_mode="human"`` if one is open."""
+        if self._viewer is not None:
+            self._viewer.close()
+            self._viewer = None
+
+    # ---------------------------------------------------------------- play
     def step(self, action: int) -> None:
         """Play ``action`` (an integer scalar, NumPy and 0-d arrays included) for
         ``agent_selection``; ValueError (nothing changed) if illegal, or if the
@@ -216,38 +264,11 @@ class OddRawEnv(PositionRawEnv):
             raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
         return state
 
-    def state(self) -> np.ndarray:
-        """The position from Black's side whoever is to act (``state_space``; see :meth:`GameState.state_planes`)."""
-        return self.state_.state_planes()
+    def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:
+        return to_text, to_rgb, to_svg
 
-    _viewer: HumanViewer | None = None
-
-    def render(self) -> str | np.ndarray | None:
-        """The board as text (``"ansi"``), an H x W x 3 uint8 image (``"rgb_array"``), or in a window (``"human"``)."""
-        if self.render_mode is None:
-            from gymnasium import logger
-
-            logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        if self.render_mode == "ansi":
-            return to_text(self.state_)
-        if self.render_mode == "rgb_array":
-            return to_rgb(self.state_)
-        if self._viewer is None:
-            self._viewer = HumanViewer(f"{self.game} {self.board_size}")
-        if self._viewer.can_show():  # no drawing at all without a display
-            self._viewer.show(to_rgb(self.state_), pause=1.0 / self.metadata["render_fps"])
-        return None
-
-    def _repr_svg_(self) -> str:
-        """The current position as SVG, so that Jupyter draws the env."""
-        return to_svg(self.state_)
-
-    def close(self) -> None:
-        """Close the window of ``render_mode="human"`` if one is open."""
-        if self._viewer is not None:
-            self._viewer.close()
-            self._viewer = None
+    def _viewer_title(self) -> str:
+        return f"{self.game} {self.board_size}"
 
 
 def make_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> AECEnv:
@@ -289,6 +310,6 @@ class OddParallelEnv(turn_based_aec_to_parallel_wrapper):
         return super().step(actions)
 
 
-def make_parallel_env(raw_cls: type[OddRawEnv], **kwargs: Any) -> OddParallelEnv:
+def make_parallel_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> OddParallelEnv:
     """:func:`make_env` (``raw_cls`` with the standard wrappers) as an :class:`OddParallelEnv`."""
     return OddParallelEnv(make_env(raw_cls, **kwargs))

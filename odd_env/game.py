@@ -234,6 +234,7 @@ GameFactory = Callable[..., Game]
 _FACTORIES: dict[str, str] = {
     "xodd": "odd_env.game:_odd_game",
     "yodd": "odd_env.game:_odd_game",
+    "yinsh": "odd_env.game:_yinsh_game",
 }
 _CACHE: dict[tuple, Game] = {}
 
@@ -261,6 +262,34 @@ def _odd_game(name: str, size: int | None = None, variant: str = "") -> Game:
                            "turns": s.turn},
         record=lambda actions: GameRecord.from_actions(g, actions),
         extra={"geometry": g},
+    )
+
+
+def _yinsh_game(name: str, size: int | None = None, variant: str = "") -> Game:
+    """YINSH (one board: ``size`` None or 0), standard or ``variant="blitz"`` (one ring wins)."""
+    from .core.yinsh import NUM_PLANES, OBSERVATION_VERSION, PLAYER_NAMES, YinshState
+    from .records import YinshRecord
+    from .yinsh_batch import YinshBatch
+
+    if size not in (None, 0):
+        raise ValueError(f"YINSH has one board: give no size (or 0), got {size!r}")
+    if variant not in ("", "blitz"):
+        raise ValueError(f"YINSH variants are '' (standard) and 'blitz', got {variant!r}")
+    blitz = variant == "blitz"
+    board = YinshState.geometry
+    return Game(
+        name="yinsh", size=0, variant=variant, height=board.height, width=board.width,
+        num_planes=NUM_PLANES, point_planes=4, hexagonal=True, onboard_plane=4, onboard=board.onboard,
+        observation_version=OBSERVATION_VERSION, player_names=PLAYER_NAMES,
+        new_state=lambda: YinshState(blitz=blitz),
+        new_batch=lambda num_games, as_torch=False: YinshBatch(num_games, blitz=blitz, as_torch=as_torch),
+        from_observation=lambda planes: YinshState.from_observation(planes, blitz=blitz),
+        action_to_string=lambda state, a: state.action_to_string(a),
+        parse_action=lambda state, text: state.parse_action(text),
+        summary=lambda s: {"white_rings_removed": s.rings_removed[0], "black_rings_removed": s.rings_removed[1],
+                           "pool": s.pool, "moves": s.moves_played},
+        record=lambda actions: YinshRecord.from_actions(actions, blitz=blitz),
+        extra={"geometry": board},
     )
 
 

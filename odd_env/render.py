@@ -17,6 +17,9 @@ the group counts, parity and player to act below the board. Optional overlays:
 a per-cell heatmap, the legal cells of the current step, and the groups.
 :func:`board_layout` gives the pixel centre of every cell.
 
+The SVG writer and the pillow painter of these shapes also paint the YINSH
+pictures of :mod:`odd_env.yinsh_render`.
+
 SVG elements carry classes and ``data-cell`` attributes so that programs can
 find them: ``stone black`` / ``stone white`` (also ``data-name``, e.g.
 ``Bc4``), ``heat`` (``data-value``), ``legal black`` / ``legal white``,
@@ -262,7 +265,9 @@ def _board_layout(geometry: Geometry, cell_px: float) -> BoardLayout:
 class _Shape:
     """One drawing primitive, in pixels; painted by both the SVG writer and the pillow painter."""
 
-    kind: str  # "rect" (x0, y0, x1, y1), "polygon" (x0, y0, x1, y1, ...), "circle" (cx, cy), "line" (x0, y0, x1, y1), "text" (x, y)
+    # "rect" (x0, y0, x1, y1), "polygon" (x0, y0, x1, y1, ...), "circle" (cx, cy),
+    # "line" (x0, y0, x1, y1), "text" (x, y), "ring" (cx, cy)
+    kind: str
     xy: tuple[float, ...]
     r: float = 0.0
     fill: str | None = None
@@ -272,6 +277,8 @@ class _Shape:
     size: float = 0.0
     cls: str = ""
     data: tuple[tuple[str, str], ...] = ()
+    r2: float = 0.0  # "ring": the band between radii r2 and r is filled, the hole left open
+    anchor: str = "middle"  # "text": "start", "middle" or "end" of the text at x
 
 
 def heatmap_colours(values: np.ndarray, value_range: tuple[float, float] | None = None) -> list[str | None]:
@@ -459,22 +466,28 @@ def _scene(
             shapes.append(_Shape("text", (lay.width / 2, height + 0.7 * fs), text=line, size=fs, fill=TEXT_COLOUR, cls="status"))
             height += 1.4 * fs
     if hm is not None:
-        finite = hm[np.isfinite(hm)]
-        lo, hi = heatmap_range if heatmap_range is not None else (
-            (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0))
-        bar_w = min(lay.width * 0.5, 10 * px)
-        x = (lay.width - bar_w) / 2
-        y0, y1 = height + 0.25 * fs, height + 1.05 * fs
-        steps = 24
-        for i in range(steps):
-            shapes.append(_Shape("rect", (x + bar_w * i / steps, y0, x + bar_w * (i + 1) / steps + 0.5, y1),
-                                 fill=_hex(_viridis(i / (steps - 1))), cls="legend"))
-        shapes.append(_Shape("text", (x - 0.3 * fs - 0.28 * fs * len(_fmt(lo)), (y0 + y1) / 2), text=_fmt(lo),
-                             size=fs, fill=TEXT_COLOUR, cls="legend"))
-        shapes.append(_Shape("text", (x + bar_w + 0.3 * fs + 0.28 * fs * len(_fmt(hi)), (y0 + y1) / 2), text=_fmt(hi),
-                             size=fs, fill=TEXT_COLOUR, cls="legend"))
+        shapes += _heatmap_legend(hm, heatmap_range, lay.width / 2, height, min(lay.width * 0.5, 10 * px), fs)
         height += 1.4 * fs
     return shapes, lay.width, math.ceil(height + 0.2 * fs)
+
+
+def _heatmap_legend(
+    values: np.ndarray, value_range: tuple[float, float] | None, centre_x: float, top: float, bar_w: float, fs: float
+) -> list[_Shape]:
+    """The colour bar of a heatmap with its two end values, centred on ``centre_x``, 1.4 ``fs`` high from ``top``."""
+    finite = values[np.isfinite(values)]
+    lo, hi = value_range if value_range is not None else (
+        (float(finite.min()), float(finite.max())) if finite.size else (0.0, 1.0))
+    x = centre_x - bar_w / 2
+    y0, y1 = top + 0.25 * fs, top + 1.05 * fs
+    steps = 24
+    shapes = [_Shape("rect", (x + bar_w * i / steps, y0, x + bar_w * (i + 1) / steps + 0.5, y1),
+                     fill=_hex(_viridis(i / (steps - 1))), cls="legend") for i in range(steps)]
+    shapes.append(_Shape("text", (x - 0.3 * fs - 0.28 * fs * len(_fmt(lo)), (y0 + y1) / 2), text=_fmt(lo),
+                         size=fs, fill=TEXT_COLOUR, cls="legend"))
+    shapes.append(_Shape("text", (x + bar_w + 0.3 * fs + 0.28 * fs * len(_fmt(hi)), (y0 + y1) / 2), text=_fmt(hi),
+                         size=fs, fill=TEXT_COLOUR, cls="legend"))
+    return shapes
 
 
 def _flat(points: Sequence[tuple[float, float]]) -> tuple[float, ...]:
@@ -508,10 +521,17 @@ def to_svg(
     shapes, width, height = _scene(state, heatmap, heatmap_range, show_legal, show_groups, highlight,
                                    show_coordinates, show_status, cell_px)
     g = state.geometry
+    return _svg_document(shapes, width, height, {"data-game": g.game, "data-size": str(g.size)},
+                         f"{g.game} {g.size}: {' / '.join(_status_lines(state))}")
+
+
+def _svg_document(shapes: Sequence[_Shape], width: int, height: int, attrs: dict[str, str], title: str) -> str:
+    """An SVG document of ``shapes`` on the background, its root of class ``odd-board`` with ``attrs``."""
+    extra = "".join(f" {k}={quoteattr(v)}" for k, v in attrs.items())
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-        f'viewBox="0 0 {width} {height}" class="odd-board" data-game="{g.game}" data-size="{g.size}">',
-        f"<title>{g.game} {g.size}: {escape(' / '.join(_status_lines(state)))}</title>",
+        f'viewBox="0 0 {width} {height}" class="odd-board"{extra}>',
+        f"<title>{escape(title)}</title>",
         f'<rect class="background" x="0" y="0" width="{width}" height="{height}" fill="{BACKGROUND}"/>',
     ]
     out += [_svg_element(s) for s in shapes]
@@ -542,9 +562,20 @@ def _svg_element(s: _Shape) -> str:
                 f'stroke="{s.stroke}" stroke-width="{_fmt(s.width)}"/>')
     if s.kind == "text":
         return (f'<text {a} x="{s.xy[0]:.2f}" y="{s.xy[1]:.2f}" font-size="{_fmt(s.size)}" '
-                f'font-family="Helvetica, Arial, sans-serif" text-anchor="middle" dominant-baseline="central" '
+                f'font-family="Helvetica, Arial, sans-serif" text-anchor="{s.anchor}" dominant-baseline="central" '
                 f'fill="{s.fill}">{escape(s.text)}</text>')
+    if s.kind == "ring":
+        # One element: two circles, the inner one cut out (even-odd), the outline drawn inside r and outside r2.
+        cx, cy = s.xy
+        half = s.width / 2 if s.stroke else 0.0
+        d = " ".join(_svg_circle_path(cx, cy, rr) for rr in (s.r - half, s.r2 + half))
+        return f'<path {a} d="{d}" fill-rule="evenodd" {paint}/>'
     raise AssertionError(s.kind)
+
+
+def _svg_circle_path(cx: float, cy: float, r: float) -> str:
+    return (f"M{cx - r:.2f},{cy:.2f} A{r:.2f},{r:.2f} 0 1,0 {cx + r:.2f},{cy:.2f} "
+            f"A{r:.2f},{r:.2f} 0 1,0 {cx - r:.2f},{cy:.2f} Z")
 
 
 # ======================================================================= RGB
@@ -564,12 +595,20 @@ def to_rgb(
     cell_px: float = 32,
 ) -> np.ndarray:
     """The picture of :func:`to_svg` (same arguments) as an ``H x W x 3`` uint8 array; needs pillow."""
+    shapes, width, height = _scene(state, heatmap, heatmap_range, show_legal, show_groups, highlight,
+                                   show_coordinates, show_status, cell_px)
+    return _paint(shapes, width, height)
+
+
+_TEXT_ANCHORS = {"start": "lm", "middle": "mm", "end": "rm"}
+
+
+def _paint(shapes: Sequence[_Shape], width: int, height: int) -> np.ndarray:
+    """``shapes`` painted with pillow on the background, as an ``height x width x 3`` uint8 array."""
     try:
         from PIL import Image, ImageDraw
     except ImportError as e:  # pragma: no cover - depends on the environment
         raise ImportError("to_rgb and render_mode='rgb_array' need pillow: pip install pillow") from e
-    shapes, width, height = _scene(state, heatmap, heatmap_range, show_legal, show_groups, highlight,
-                                   show_coordinates, show_status, cell_px)
     k = _SUPERSAMPLE
     img = Image.new("RGB", (width * k, height * k), BACKGROUND)
     draw = ImageDraw.Draw(img)
@@ -587,7 +626,17 @@ def to_rgb(
         elif s.kind == "line":
             draw.line(xy, fill=s.stroke, width=w)
         elif s.kind == "text":
-            draw.text(xy, s.text, fill=s.fill, font=_font(round(s.size * k)), anchor="mm")
+            draw.text(xy, s.text, fill=s.fill, font=_font(round(s.size * k)), anchor=_TEXT_ANCHORS[s.anchor])
+        elif s.kind == "ring":
+            # Pillow draws an ellipse's outline inside its box and leaves the inside alone: the
+            # outline colour over the whole band, then the fill colour over the band less the outline.
+            cx, cy = xy
+            r, r2 = s.r * k, s.r2 * k
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=s.stroke or s.fill, width=round(r - r2))
+            if s.stroke:
+                inset = r - w
+                draw.ellipse([cx - inset, cy - inset, cx + inset, cy + inset], outline=s.fill,
+                             width=max(1, round(r - r2) - 2 * w))
     img = img.reduce(k)
     return np.asarray(img, dtype=np.uint8).copy()
 

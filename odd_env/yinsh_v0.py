@@ -12,7 +12,7 @@ rules are docs/rules/yinsh.md.
 | parameter | default | allowed |
 |---|---|---|
 | `blitz` | False | True: the first ring removed wins |
-| `render_mode` | None | `"ansi"` |
+| `render_mode` | None | `"ansi"`, `"rgb_array"`, `"human"` |
 
 Agents: `white_0` (first) and `black_0`. One step is one decision:
 `agent_selection` is whoever must decide, so it stays on one agent while it
@@ -114,16 +114,49 @@ Each agent's `info` holds `decision` (the kind's name, or `"over"`),
 
 ## Rendering
 
-`render_mode="ansi"`: `render()` returns the board as text (`W`/`B` rings,
-`w`/`b` markers, point names on the edges, the chosen ring in brackets) and
-a line saying who decides what.
+| `render_mode` | `render()` |
+|---|---|
+| `"ansi"` | the board as text (`W`/`B` rings, `w`/`b` markers, point names on the edges, the chosen ring in brackets) and a line saying who decides what |
+| `"rgb_array"` | the picture as an `H x W x 3` uint8 array (needs pillow) |
+| `"human"` | the picture in a window, redrawn after every step (a warning and nothing shown without a display) |
+
+The picture (`odd_env.yinsh_render.to_rgb`, the same as the SVG of
+`odd_env.yinsh_render.to_svg`, which Jupyter shows for the env) draws the
+85 points and their lines, rings as open circles and markers as discs, the
+point names on the edges, the chosen ring and the latest move in red, and
+beside the board the rings each player has removed, the pool, and who
+decides what.
 
 ## Starting from a position
 
-`reset(options={"state": state})` starts from a copy of a
+`reset(options={"record": record})` starts from the position after a
+`odd_env.records.YinshRecord` or its text (mid-turn included);
+`reset(options={"state": state})` from a copy of a
 `odd_env.core.yinsh.YinshState` (for example one built with
-`YinshState.from_position`); it must be of the env's variant and its game not
-over, else `ValueError`. Other option keys are ignored.
+`YinshState.from_position`). It must be of the env's variant and its game not
+over, and not both keys may be given, else `ValueError`. Other option keys
+are ignored.
+
+## Records
+
+`odd_env.records.YinshRecord` writes a game as text (docs/rules/yinsh.md
+section 6) and replays it exactly: a header line, `yinsh` or `yinsh blitz`,
+then one turn a line:
+
+| turn | written | example |
+|---|---|---|
+| a ring placed | its point | `E5` |
+| a move | its start and destination | `E4-E10` |
+| a move that makes rows | the move, then each row removed (`x` and its two ends) followed by the ring removed (`r` and its point): first the mover's, then the opponent's | `C5-C7 xA5-E5 rH4 xB6-F6 rJ6` |
+| a pass | `pass` | `pass` |
+
+Points are written with capital letters (any case is read); a row may be
+named from either end. A finished game ends with its result as a comment
+(`# white wins (rings removed: white 3, black 1)`); everything after `#` and
+blank lines are ignored. A game saved mid-turn ends with the part played:
+`E4-` for a ring chosen and not moved yet, or a move and the removals so far.
+`YinshState.action_to_string` and `YinshState.parse_action` use the same
+names for single decisions (`E4` for choosing the ring on E4).
 
 ## Errors
 
@@ -135,16 +168,19 @@ classic: an illegal action ends the game with -1 for the offender.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
-from .aec import PositionRawEnv, make_env
+from ._args import check_options, check_seed
+from .aec import OddParallelEnv, PositionRawEnv, make_env, make_parallel_env
 from .core import yinsh_kernels as K
 from .core.yinsh import DECISIONS, NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState
-from .yinsh_render import to_text
+from .records import YinshRecord
+from .yinsh_render import to_rgb, to_svg, to_text
 
 AGENTS = ("white_0", "black_0")
 """Agent names: player 0 (white, first) and player 1 (black)."""
@@ -154,7 +190,7 @@ class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
     """YINSH as a PettingZoo AEC environment without wrappers (see the module docstring)."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "rgb_array", "human"],
         "name": "yinsh_v0",
         "is_parallelizable": False,
         "render_fps": 2,
@@ -181,6 +217,7 @@ class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
             }
         )
         self.observation_spaces = {a: obs_space for a in AGENTS}
+        self.state_space = spaces.Box(0, 1, (NUM_PLANES, 11, 11), dtype=np.int8)
         self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
         self.observation_version = OBSERVATION_VERSION
         self.state_ = YinshState(blitz=self.blitz)
@@ -200,44 +237,67 @@ class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
         self.infos = {AGENTS[0]: info, AGENTS[1]: dict(info)}
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game, or from a copy of ``options["state"]`` (a running
-        :class:`~odd_env.core.yinsh.YinshState` of this variant).
+        """Start a new game, or from a position given in ``options``.
 
-        The rules are deterministic; ``seed`` seeds ``self.np_random`` for code
-        that wants randomness tied to the env.
+        ``options={"record": record}`` starts from the position after a
+        :class:`~odd_env.records.YinshRecord` (or record text), mid-turn
+        included; ``options={"state": state}`` from a copy of a running
+        :class:`~odd_env.core.yinsh.YinshState`. Either must be of this env's
+        variant and the game not over (ValueError otherwise). The rules are
+        deterministic; ``seed`` seeds ``self.np_random`` for code that wants
+        randomness tied to the env. ``seed`` may be any non-negative integer
+        scalar (NumPy integers included); ``options`` None or a dict.
         """
+        seed = check_seed(seed)
+        options = check_options(options)
         if seed is not None or not hasattr(self, "np_random"):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.state_ = self._start_state(options)
         self._reset_bookkeeping()
+        if self.render_mode == "human":
+            self.render()
 
     def _start_state(self, options: dict | None) -> YinshState:
+        """The position a reset starts from (see :meth:`reset`)."""
         # Other keys are ignored, as Gymnasium envs do (PettingZoo's api_test passes one).
-        if not options or "state" not in options:
+        if not options or ("record" not in options and "state" not in options):
             return YinshState(blitz=self.blitz)
-        state = options["state"]
-        if not isinstance(state, YinshState):
-            raise ValueError(f"options['state'] must be a YinshState, got {type(state).__name__}")
+        if "record" in options and "state" in options:
+            raise ValueError("give reset either options['record'] or options['state'], not both")
+        if "record" in options:
+            record = options["record"]
+            if isinstance(record, str):
+                record = YinshRecord.from_text(record)
+            if not isinstance(record, YinshRecord):
+                raise ValueError(
+                    f"options['record'] must be a YinshRecord or record text, got {type(record).__name__}"
+                )
+            state, what = record.state, "record"
+        else:
+            state = options["state"]
+            if not isinstance(state, YinshState):
+                raise ValueError(f"options['state'] must be a YinshState, got {type(state).__name__}")
+            state, what = state.copy(), "state"
         if state.blitz != self.blitz:
-            raise ValueError(f"the state is of the {'blitz' if state.blitz else 'standard'} game, "
+            raise ValueError(f"the {what} is of the {'blitz' if state.blitz else 'standard'} game, "
                              f"but this env plays {'blitz' if self.blitz else 'the standard game'}")
         if state.is_terminal:
-            raise ValueError("the state's game is over: an env can only start from a running game")
-        return state.copy()
+            raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
+        return state
 
-    def render(self) -> str | None:
-        """The board as text (``render_mode="ansi"``)."""
-        if self.render_mode is None:
-            from gymnasium import logger
+    def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:
+        return to_text, to_rgb, to_svg
 
-            logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        return to_text(self.state_)
-
-    def close(self) -> None:
-        """Nothing to release (no window)."""
+    def _viewer_title(self) -> str:
+        return "yinsh blitz" if self.blitz else "yinsh"
 
 
 def env(**kwargs: Any) -> raw_env:
     """YINSH with PettingZoo's standard wrappers (illegal actions end the game with -1)."""
     return make_env(raw_env, **kwargs)
+
+
+def parallel_env(**kwargs: Any) -> OddParallelEnv:
+    """:func:`env` through PettingZoo's turn-based conversion to a ``ParallelEnv``: each step
+    plays the action of the one agent to decide (``infos[agent]["active_agent"]``)."""
+    return make_parallel_env(raw_env, **kwargs)

@@ -171,7 +171,7 @@ def test_bad_constructor_arguments():
     with pytest.raises(ValueError, match="blitz must be True or False"):
         yinsh_v0.env(blitz="yes")
     with pytest.raises(ValueError, match="render_mode"):
-        yinsh_v0.env(render_mode="human")
+        yinsh_v0.env(render_mode="svg")
 
 
 def test_ansi_render_names_the_points():

@@ -174,8 +174,8 @@ def test_a_line_of_six_offers_two_rows():
     )
     move(s, "F5", "G5")  # leaves a white marker on F5: F2-F7 are six white markers
     assert (s.to_move, s.decision_name) == (0, "remove_row")
-    assert legal_rows(s) == {"F2-F6", "F3-F7"}
-    for row, left in (("F2-F6", "F7"), ("F3-F7", "F2")):
+    assert legal_rows(s) == {"xF2-F6", "xF3-F7"}
+    for row, left in (("xF2-F6", "F7"), ("xF3-F7", "F2")):
         t = s.copy()
         play(t, row)
         assert t.decision_name == "remove_ring" and t.pool == s.pool + 5
@@ -191,7 +191,7 @@ def test_rows_sharing_a_marker_one_is_removed_and_the_other_broken():
         markers={"white": ["F2", "F3", "F5", "F6", "B4", "C4", "D4", "E4"]},
     )
     move(s, "F4", "G5")  # F4 completes the column F2-F6 and the row B4-F4
-    assert legal_rows(s) == {"F2-F6", "B4-F4"}
+    assert legal_rows(s) == {"xF2-F6", "xB4-F4"}
     play(s, "B4-F4", "J11")
     # F4 went with the row: F2, F3, F5, F6 are no longer five in a row.
     assert (s.to_move, s.decision_name, s.rings_removed) == (1, "move", (1, 0))
@@ -213,14 +213,14 @@ def test_rows_for_both_players_mover_first_then_the_opponent_before_moving():
     move(s, "E2", "E4")
     assert names(s.markers("black")) == {"A3", "B3", "C3", "D3", "E3"}
     assert (s.to_move, s.decision_name, s.resolving_opponent_rows) == (0, "remove_row", False)
-    assert legal_rows(s) == {"A2-E2"}
+    assert legal_rows(s) == {"xA2-E2"}
     play(s, "A2-E2")
     assert (s.to_move, s.decision_name) == (0, "remove_ring")
     play(s, "K8")
     # Now black removes the row white's move made, then black moves.
     assert (s.to_move, s.decision_name, s.resolving_opponent_rows) == (1, "remove_row", True)
     assert s.observation()[20].all() and not s.observation(0)[23].any()
-    assert legal_rows(s) == {"A3-E3"}
+    assert legal_rows(s) == {"xA3-E3"}
     play(s, "E3-A3")  # either end names the row
     assert (s.to_move, s.decision_name) == (1, "remove_ring")
     play(s, "G2")
@@ -446,7 +446,7 @@ def test_decision_names_and_action_strings():
     assert s.action_to_string(P("E4")) == "E4" and s.parse_action("e4") == P("E4")
     play(s, "E4")
     assert s.action_to_string(P("E10")) == "E4-E10" and s.parse_action("E10") == P("E10")
-    assert s.action_to_string(row_action("E5", "E9")) == "E5-E9"
+    assert s.action_to_string(row_action("E5", "E9")) == "xE5-E9"
     assert s.action_to_string(PASS_ACTION) == "pass" and s.parse_action("pass") == PASS_ACTION
     with pytest.raises(ValueError, match="chosen ring is on E4"):
         s.parse_action("E5-E10")

@@ -86,6 +86,10 @@ DIRECTION_NAMES = ("column", "row", "diagonal")
 """Row directions d of YINSH.md section 4: along a column (number increasing),
 along a row number (letter increasing), diagonal (both increasing)."""
 NUM_POINTS = 121
+ROW_PREFIX = "x"
+"""Notation: a removed row is written ``x`` and its two ends, ``xE5-E9``."""
+RING_PREFIX = "r"
+"""Notation: a removed ring is written ``r`` and its point, ``rE5``."""
 NUM_ACTIONS = K.num_actions(NUM_POINTS)
 PASS_ACTION = 4 * NUM_POINTS
 _RULES_END = NUM_POINTS + K.M_PLY  # key(): the board and the bookkeeping the rules read
@@ -370,6 +374,18 @@ class YinshState:
         """A copy with ``action`` played."""
         return self.copy().apply(action)
 
+    def state_planes(self) -> np.ndarray:
+        """A global view, the same whoever decides: the observation planes from White's side
+        (plane 23 then says whether White decides; the env's ``state()``)."""
+        return self.observation(WHITE)
+
+    @property
+    def game(self):
+        """The :class:`odd_env.game.Game` this is a position of (YINSH, standard or blitz)."""
+        from ..game import make  # the interface sits above the rules core
+
+        return make("yinsh", variant="blitz" if self.blitz else "")
+
     def observation(self, viewer: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """int8[24, 11, 11] planes from ``viewer``'s side (default: the decider)."""
         t = tables()
@@ -459,9 +475,10 @@ class YinshState:
                 + ", ".join(wrong))
 
     def action_to_string(self, action: int) -> str:
-        """The notation of ``action`` in this position: ``"E5"`` (a ring placed,
-        chosen or removed), ``"E4-E10"`` (a move, at the destination decision),
-        ``"E5-E9"`` (a row, by its ends), ``"pass"``."""
+        """The notation of ``action`` in this position (docs/rules/yinsh.md section 6):
+        ``"E5"`` (a ring placed, or chosen to move), ``"E4-E10"`` (a move, at the
+        destination decision), ``"xE5-E9"`` (a row removed, by its ends),
+        ``"rE5"`` (a ring removed), ``"pass"``."""
         a = _as_action(action)
         if a is None or not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action must be an integer in [0, {NUM_ACTIONS - 1}], got {action!r}")
@@ -472,27 +489,39 @@ class YinshState:
             end = int(tables().row_ends[d, s])
             if end < 0:
                 raise ValueError(f"row action {a} does not fit on the board")
-            return f"{point_name(s)}-{point_name(end)}"
+            return f"{ROW_PREFIX}{point_name(s)}-{point_name(end)}"
+        point_name(a)  # validates
         if self.decision == K.KIND_DESTINATION:
             return f"{point_name(self.chosen_ring)}-{point_name(a)}"
+        if self.decision == K.KIND_RING:
+            return RING_PREFIX + point_name(a)
         return point_name(a)
 
     def parse_action(self, text: str) -> int:
         """The action named by ``text`` for the current decision (inverse of
-        :meth:`action_to_string`; a row may be named from either end, a
-        destination by its point alone). Legality is not checked."""
+        :meth:`action_to_string`, case-insensitive). A row may be named from
+        either end and without its ``x``, a removed ring without its ``r``, a
+        destination by its point alone. Legality is not checked, but a ring
+        removal (``rE5``) is refused at another decision, where its point would
+        mean something else."""
         if not isinstance(text, str):
-            raise ValueError(f"an action name must be a string like 'E5', 'E4-E10' or 'pass', got {text!r}")
+            raise ValueError(f"an action name must be a string like 'E5', 'E4-E10', 'xE5-E9', 'rE5' or 'pass', "
+                             f"got {text!r}")
         t = text.strip().upper()
         if t == "PASS":
             return PASS_ACTION
-        parts = t.split("-")
-        if len(parts) == 1:
+        if t.startswith(RING_PREFIX.upper()):
+            if self.decision != K.KIND_RING:
+                raise ValueError(f"{text!r} removes a ring, but the decision now is {self.decision_name!r}")
+            return parse_point(t[1:])
+        row = t.startswith(ROW_PREFIX.upper())
+        parts = (t[1:] if row else t).split("-")
+        if len(parts) == 1 and not row:
             return parse_point(parts[0])
         if len(parts) != 2:
-            raise ValueError(f"malformed action {text!r}: expected 'E5', 'E4-E10', 'E5-E9' or 'pass'")
+            raise ValueError(f"malformed action {text!r}: expected 'E5', 'E4-E10', 'xE5-E9', 'rE5' or 'pass'")
         a, b = parse_point(parts[0]), parse_point(parts[1])
-        if self.decision == K.KIND_DESTINATION:
+        if self.decision == K.KIND_DESTINATION and not row:
             if a != self.chosen_ring:
                 raise ValueError(f"the chosen ring is on {point_name(self.chosen_ring)}, not {parts[0]}")
             return b
@@ -667,6 +696,12 @@ class YinshState:
         if problem is not None:
             raise ValueError(f"the planes show an impossible YINSH position: {problem}")
         return cls(data=data)
+
+    def _repr_svg_(self) -> str:
+        """The position as SVG, so that Jupyter draws states (see :func:`odd_env.yinsh_render.to_svg`)."""
+        from ..yinsh_render import to_svg  # lazily: the rules core imports no views
+
+        return to_svg(self)
 
     def __repr__(self) -> str:
         w, b = self.rings_removed
