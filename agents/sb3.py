@@ -41,15 +41,16 @@ from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
 from torch import nn
 from torch.nn import functional as F
 
-from .network import ON_BOARD_PLANE, BoardConv, ResidualBlock
+from .network import BoardConv, ResidualBlock
 
 
 class BoardFeatures(BaseFeaturesExtractor):
     """Residual 3x3 convolutions over the planes, then a linear layer to ``features_dim``.
 
     ``observation_space`` is the ``Box`` of the Gymnasium env (or of an AEC
-    env's ``"observation"``): ``C x H x W`` with plane ``3`` the on-board cells.
-    ``hexagonal=True`` masks the kernels to the six hexagonal neighbours (Yodd).
+    env's ``"observation"``): ``C x H x W`` with plane ``onboard_plane`` the
+    on-board cells (3 in Xodd/Yodd, 4 in YINSH: ``odd_env.game.make(...).onboard_plane``).
+    ``hexagonal=True`` masks the kernels to the six hexagonal neighbours (Yodd, YINSH).
     """
 
     def __init__(
@@ -59,14 +60,15 @@ class BoardFeatures(BaseFeaturesExtractor):
         channels: int = 32,
         blocks: int = 2,
         hexagonal: bool = False,
+        onboard_plane: int = 3,
     ):
         if not isinstance(observation_space, spaces.Box) or len(observation_space.shape) != 3:
             raise ValueError(f"BoardFeatures needs a Box of C x H x W planes, got {observation_space}")
         in_planes, height, width = observation_space.shape
-        if in_planes <= ON_BOARD_PLANE:
+        if not isinstance(onboard_plane, int) or not 0 <= onboard_plane < in_planes:
             raise ValueError(
-                f"BoardFeatures reads plane {ON_BOARD_PLANE} as the on-board cells: it needs at least "
-                f"{ON_BOARD_PLANE + 1} planes, got {in_planes}"
+                f"BoardFeatures reads plane onboard_plane={onboard_plane!r} as the on-board cells: it must be "
+                f"one of the {in_planes} planes"
             )
         for name, value in (("features_dim", features_dim), ("channels", channels)):
             if not isinstance(value, int) or value < 1:
@@ -74,6 +76,7 @@ class BoardFeatures(BaseFeaturesExtractor):
         if not isinstance(blocks, int) or blocks < 0:
             raise ValueError(f"blocks must be an integer >= 0, got {blocks!r}")
         super().__init__(observation_space, features_dim)
+        self.onboard_plane = onboard_plane
         self.stem = BoardConv(in_planes, channels, hexagonal)
         self.blocks = nn.ModuleList(ResidualBlock(channels, hexagonal) for _ in range(blocks))
         # A 1x1 convolution to a few planes keeps the linear layer small on 19x19.
@@ -83,7 +86,8 @@ class BoardFeatures(BaseFeaturesExtractor):
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         """(B, C, H, W) planes of 0/1 (any dtype) -> (B, features_dim)."""
         x = observations.float()
-        onboard = x[:, ON_BOARD_PLANE : ON_BOARD_PLANE + 1]
+        k = self.onboard_plane
+        onboard = x[:, k : k + 1]
         h = F.relu(self.stem(x)) * onboard
         for block in self.blocks:
             h = block(h, onboard)

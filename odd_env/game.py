@@ -319,9 +319,9 @@ def make(name: str, size: int | None = None, variant: str = "") -> Game:
     game = _CACHE.get(key)
     if game is None:
         module, _, attr = _FACTORIES[name].partition(":")
-        game = getattr(importlib.import_module(module), attr)(name, size=size, variant=variant)
+        built = getattr(importlib.import_module(module), attr)(name, size=size, variant=variant)
+        game = _CACHE.setdefault((name, built.size, built.variant), built)  # one object per game
         _CACHE[key] = game
-        _CACHE[(name, game.size, game.variant)] = game
     return game
 
 

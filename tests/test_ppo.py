@@ -282,3 +282,33 @@ def test_short_training_beats_the_untrained_network(tmp_path):
     untrained = Trainer(args).evaluate(games=200)["win_rate/random"]
     trained = train(args).evaluate(games=200)["win_rate/random"]
     assert trained >= untrained + 0.4, (untrained, trained)
+
+
+def test_per_player_advantages_when_the_opponent_decides_mid_turn():
+    # YINSH (player 0 = White): White chooses a ring and moves it, making rows for both
+    # players; White removes its row and a ring, then Black removes its own row and a ring
+    # in the middle of White's turn, then Black moves; that move empties the pool and the
+    # game ends in a draw (0 to both). A new game: White places, Black places; the rollout
+    # stops with White to act.
+    V = np.array([0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.15, 0.25], dtype=np.float32)[:, None]
+    actors = np.array([0, 0, 0, 0, 1, 1, 1, 1, 0, 1])[:, None]
+    term = np.zeros((10, 1), dtype=bool)
+    term[7] = True
+    final = np.zeros((10, 1, 2), dtype=np.float32)  # a draw: zeros for both
+    rec = np.ones((10, 1), dtype=bool)
+    lam = 0.5
+    adv, ret = per_player_advantages(V, actors, rec, term, final, np.array([0.9]), np.array([0]), 1.0, lam)
+    v = V[:, 0]
+    a = {}
+    a[7] = 0.0 - v[7]  # Black ends the game with its draw reward, no bootstrap
+    a[6] = (v[7] - v[6]) + lam * a[7]
+    a[5] = (v[6] - v[5]) + lam * a[6]
+    a[4] = (v[5] - v[4]) + lam * a[5]  # Black's mid-turn row removal chains to Black's next decision
+    a[3] = 0.0 - v[3]  # White's last decision of the game gets White's draw reward
+    a[2] = (v[3] - v[2]) + lam * a[3]
+    a[1] = (v[2] - v[1]) + lam * a[2]  # several White decisions in a row: one chain
+    a[0] = (v[1] - v[0]) + lam * a[1]
+    a[8] = 0.9 - v[8]  # White is to act after the rollout: its own value
+    a[9] = -0.9 - v[9]  # Black is not: the negated value
+    np.testing.assert_allclose(adv[:, 0], [a[t] for t in range(10)], rtol=1e-6, atol=1e-7)
+    np.testing.assert_allclose(ret[:, 0], adv[:, 0] + v, rtol=1e-6, atol=1e-7)

@@ -1,0 +1,104 @@
+"""The game interface (odd_env.game) and the game-generic agents, arena and trainer on all three games."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+import agents
+from agents.arena import play_game, round_robin
+from odd_env.game import BatchEngine, Game, Position, available_games, make
+
+GAMES = [("xodd", 5, ""), ("yodd", 3, ""), ("yinsh", None, ""), ("yinsh", None, "blitz")]
+
+
+def test_registry_and_interning():
+    assert available_games() == ["xodd", "yinsh", "yodd"]
+    assert make("xodd", 9) is make("xodd", 9) and make("xodd") is make("xodd", 9)
+    assert make("yodd") is make("yodd", 6) and make("yinsh", 0) is make("yinsh")
+    assert make("yinsh", variant="blitz") is not make("yinsh")
+    for g in (make("xodd", 4), make("yinsh", variant="blitz")):
+        assert pickle.loads(pickle.dumps(g)) is g
+    assert make("yinsh").label == "yinsh" and make("yinsh", variant="blitz").label == "yinsh blitz"
+    for bad, message in [(("go",), "unknown game 'go'"), (("xodd", 1), "from 2 to 19"),
+                         (("yinsh", 11), "one board"), (("yinsh", None, "fast"), "variants"),
+                         (("yodd", 6, "blitz"), "no variants")]:
+        with pytest.raises(ValueError, match=message):
+            make(*bad)
+
+
+@pytest.mark.parametrize("name,size,variant", GAMES)
+def test_positions_and_engines_meet_the_interface(name, size, variant):
+    g = make(name, size, variant)
+    assert g.num_actions == g.point_planes * g.height * g.width + 1
+    s = g.new_state()
+    assert isinstance(s, Position) and s.game is g
+    rng = np.random.default_rng(0)
+    plies = 0
+    while not s.is_terminal:
+        mask = s.legal_action_mask()
+        assert mask.shape == (g.num_actions,) and mask.any()
+        obs = s.observation()
+        assert obs.shape == g.observation_shape and obs.dtype == np.int8
+        assert np.array_equal(obs[g.onboard_plane].reshape(-1).astype(bool), g.onboard)
+        rebuilt = g.from_observation(obs)
+        assert np.array_equal(rebuilt.legal_action_mask(), mask)
+        assert rebuilt.key() == s.key() or name == "xodd" or name == "yodd"
+        a = int(rng.choice(np.flatnonzero(mask)))
+        assert g.parse_action(s, g.action_to_string(s, a)) == a
+        child = s.child(a)
+        assert child.key() != s.key()
+        s.apply(a)
+        assert s == child
+        plies += 1
+    assert sum(s.returns()) == 0 and (s.winner is None) == (s.returns() == (0.0, 0.0))
+    assert g.record([]).to_text().split()[0] == name
+    engine = g.new_batch(8)
+    out = engine.reset()
+    assert isinstance(engine, BatchEngine)
+    assert out.observation.shape == (8, *g.observation_shape) and out.action_mask.shape == (8, g.num_actions)
+    assert engine.game_state(0).game is g
+
+
+def test_greedy_refuses_yinsh_and_mcts_adapts():
+    s = make("yinsh").new_state()
+    with pytest.raises(ValueError, match="greedy plays Xodd and Yodd only"):
+        agents.load("greedy").act(s)
+    with pytest.raises(ValueError, match="exist only for Xodd and Yodd"):
+        agents.load("mcts", rollout="greedy").act(s)
+    mcts = agents.load("mcts", simulations=30, seed=1)
+    assert s.legal_action_mask()[mcts.act(s)]
+    assert mcts.label == "mcts:simulations=30"
+
+
+def test_arena_plays_yinsh_with_draws_counted_half():
+    res = round_robin(["mcts:simulations=10", "random"], "yinsh", None, games_per_pair=2, seed=3,
+                      progress=False, variant="blitz")
+    assert len(res.games) == 2 and res.game == "yinsh" and res.variant == "blitz"
+    for r in res.games:
+        assert r.player_names == ("white", "black") and r.white == r.players[0]
+        assert "white_rings_removed" in r.summary
+    wins = res.wins[0, 1] + res.wins[1, 0]
+    assert wins == 2.0
+    a = play_game("random", "random", "yinsh", None, seed=5)
+    b = play_game("random", "random", "yinsh", None, seed=5)
+    assert a.actions == b.actions
+    rec = make("yinsh").record(a.actions)
+    assert rec.is_over and rec.replay().returns() == ({0: (1.0, -1.0), 1: (-1.0, 1.0)}.get(a.winner, (0.0, 0.0)))
+
+
+def test_agents_play_from_yinsh_observations():
+    import odd_env
+
+    env = odd_env.yinsh_v0.env(blitz=True)
+    env.reset(seed=0)
+    player = agents.load("random", seed=0)
+    for _ in range(40):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            break
+        a = player(obs)
+        assert obs["action_mask"][a]
+        env.step(a)
