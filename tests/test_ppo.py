@@ -312,3 +312,25 @@ def test_per_player_advantages_when_the_opponent_decides_mid_turn():
     a[9] = -0.9 - v[9]  # Black is not: the negated value
     np.testing.assert_allclose(adv[:, 0], [a[t] for t in range(10)], rtol=1e-6, atol=1e-7)
     np.testing.assert_allclose(ret[:, 0], adv[:, 0] + v, rtol=1e-6, atol=1e-7)
+
+
+def test_yinsh_trains_with_four_policy_planes_and_plays_from_its_checkpoint(tmp_path):
+    from agents.arena import play_game
+    from odd_env.game import make
+
+    args = small_args(tmp_path, game="yinsh", board_size=0, variant="blitz", num_games=16, rollout_steps=16,
+                      total_steps=16 * 16 * 3, scripted_opponents="random", scripted_prob=0.3,
+                      eval_opponents="random", eval_every=3, eval_games=4, snapshot_every=1)
+    trainer = train(args)
+    game = make("yinsh", variant="blitz")
+    assert trainer.game is game and trainer.config.point_planes == 4 and trainer.config.hexagonal
+    assert trainer.config.num_actions == game.num_actions == 485 and trainer.config.onboard_plane == 4
+    rows = read_metrics(tmp_path / "run")
+    assert len(rows) == 3 and all(np.isfinite(float(r["policy_loss"])) for r in rows)
+    assert 0.0 <= float(rows[-1]["win_rate/random"]) <= 1.0
+    player = agents.load("ppo", path=str(tmp_path / "run" / "last.pt"), greedy=False, seed=1)
+    assert player.game is game
+    result = play_game(player, "random", game, seed=2)
+    assert result.game == "yinsh" and result.variant == "blitz" and result.plies > 10
+    with pytest.raises(ValueError, match="plays yinsh blitz, not yinsh"):
+        player.act(make("yinsh").new_state())
