@@ -2,7 +2,7 @@
 
 Every agent is an :class:`~agents.base.Agent`: ``agent.act(state)`` on a
 :class:`~odd_env.core.state.GameState`, or ``agent(observation, action_mask)``
-on an environment observation, returns a legal action (RULES.md section 5).
+on an environment observation, returns a legal action (docs/rules/xodd_yodd.md section 5).
 Agents play both colours and both steps of a turn and repeat under a seed.
 
 =========  ===============================================================

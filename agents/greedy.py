@@ -29,7 +29,7 @@ made the first stone, or the position differs), it picks the best single
 second action or end turn by the same score.
 
 Nothing is recounted: a stone of colour c on cell x changes the count of c by
-``1 - k`` (RULES.md section 2), k being the distinct groups of c around x, and
+``1 - k`` (docs/rules/xodd_yodd.md section 2), k being the distinct groups of c around x, and
 the liberty balance changes by the union of the merged groups' liberties. The
 second stone's k is read from tables built once per first stone. The search is
 one compiled kernel, :func:`best_turn`.

@@ -1,7 +1,7 @@
 """Monte Carlo tree search over environment steps (PUCT with greedy priors, or UCT).
 
 Every node of the tree is a position with a player to act; its edges are the
-legal actions of that *step* (RULES.md section 3), so the same player may act
+legal actions of that *step* (docs/rules/xodd_yodd.md section 3), so the same player may act
 at two levels in a row. Values are therefore backed up from the point of view
 of the player to act at each node (a win of that player counts 1, a loss 0),
 never by alternating signs.

@@ -9,7 +9,7 @@ Command line::
 The board is drawn with its coordinates (coloured when standard output is a
 terminal, ``NO_COLOR`` is unset and ``--no-color`` is not given), with the
 group counts, the parity and whose turn and step it is. At the prompt type a
-move in the game's notation (RULES.md section 8):
+move in the game's notation (docs/rules/xodd_yodd.md section 8):
 
 ===============  ===========================================================
 ``Bc4``          a black stone on c4 (``Wc4`` a white one): either colour,

@@ -135,7 +135,7 @@ _ANSI = {
 
 
 class OddAdapter(GameAdapter):
-    """Xodd and Yodd: moves in the notation of RULES.md section 8, board from :mod:`odd_env.render`."""
+    """Xodd and Yodd: moves in the notation of docs/rules/xodd_yodd.md section 8, board from :mod:`odd_env.render`."""
 
     move_help = (
         "a stone of either colour (Bc4, Wd5; a bare cell c4 is your colour), a two-stone turn "

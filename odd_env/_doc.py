@@ -89,7 +89,7 @@ planes 0/1, 7/8 and 9/10 swapped when White is.
 `Discrete(2*H*W + 1)`, relative to the acting player:
 
 {ACTIONS_TABLE}
-The mask is exact (RULES.md section 3): on Black's first turn any empty cell
+The mask is exact (docs/rules/xodd_yodd.md section 3): on Black's first turn any empty cell
 in either colour and no pass; in step 1 of any later turn pass, any
 parity-keeping stone, and a parity-flipping stone only if a parity-flipping
 second stone would exist after it; in step 2 end turn iff the total is odd,

@@ -159,7 +159,7 @@ class PositionRawEnv(AECEnv):
 class OddRawEnv(PositionRawEnv):
     """Xodd or Yodd as an AEC environment (no wrappers).
 
-    A turn is one or two steps of the same agent (RULES.md section 3). Illegal
+    A turn is one or two steps of the same agent (docs/rules/xodd_yodd.md section 3). Illegal
     actions raise ``ValueError`` and change nothing; use :func:`make_env` (the
     games' ``env()``) for PettingZoo's convention of ending the game instead.
     """

@@ -12,7 +12,7 @@ output into arrays allocated once::
         actions = policy(out.observation, out.action_mask)   # int array (B,)
         out = engine.step(actions)
 
-Conventions (the same as the AEC envs, RULES.md sections 3 to 7):
+Conventions (the same as the AEC envs, docs/rules/xodd_yodd.md sections 3 to 7):
 
 * ``observation``: ``int8[B, C, H, W]`` planes from the side of the player to
   act next in each game; ``action_mask``: ``int8[B, 2*H*W + 1]``;

@@ -1,4 +1,4 @@
-"""Notation of RULES.md section 8: cells, stones, turns and actions as text.
+"""Notation of docs/rules/xodd_yodd.md section 8: cells, stones, turns and actions as text.
 
 * A **cell** is a column letter and a row number: column ``col`` is the letter
   ``'a' + col``; row ``row`` of the array is numbered ``H - row`` (row 0 is
@@ -10,7 +10,7 @@
   a turn is a tuple of stones; the empty tuple is a pass.
 
 Colours in the notation are absolute (B is always black), while environment
-actions are relative to the player to act (RULES.md section 5):
+actions are relative to the player to act (docs/rules/xodd_yodd.md section 5):
 :func:`action_name` and :func:`parse_action` translate between the two.
 Parsing raises ``ValueError`` saying what was wrong with the text.
 """

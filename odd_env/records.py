@@ -1,4 +1,4 @@
-"""Game records: a game as text, one turn a line; Xodd and Yodd (RULES.md section 8) and YINSH.
+"""Game records: a game as text, one turn a line; Xodd and Yodd (docs/rules/xodd_yodd.md section 8) and YINSH.
 
 The format::
 
@@ -136,7 +136,7 @@ class GameRecord:
 
     @property
     def actions(self) -> tuple[int, ...]:
-        """The relative actions (RULES.md section 5) that replay the game from the empty board."""
+        """The relative actions (docs/rules/xodd_yodd.md section 5) that replay the game from the empty board."""
         return tuple(self._actions)
 
     @property

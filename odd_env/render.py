@@ -9,8 +9,8 @@
 
 Both pictures are painted from one list of shapes, so they show the same
 thing: Xodd stones on the points of a square grid, Yodd stones on hexagonal
-cells (row ``row`` shifted right by half a cell per row, RULES.md section 4),
-coordinates on the edges (RULES.md section 8; a Yodd column runs down and to
+cells (row ``row`` shifted right by half a cell per row, docs/rules/xodd_yodd.md section 4),
+coordinates on the edges (docs/rules/xodd_yodd.md section 8; a Yodd column runs down and to
 the right, so its letter stands above its top end and row numbers stand at
 the right ends of the rows), the stones of the current turn ringed in red, and
 the group counts, parity and player to act below the board. Optional overlays:
@@ -76,7 +76,7 @@ def to_text(state: GameState, *, show_legal: bool = False) -> str:
 
     ``X`` is black, ``O`` white, ``.`` empty; the stone placed in step 1 of the
     current turn is shown in brackets. Yodd rows are shifted by half a cell
-    per row, as RULES.md section 4 draws them, so a Yodd column runs along a
+    per row, as docs/rules/xodd_yodd.md section 4 draws them, so a Yodd column runs along a
     diagonal: its letter stands above the top row or below the bottom row.
     ``show_legal``: the status line also says when pass / end turn is legal
     (as in :func:`to_svg`).

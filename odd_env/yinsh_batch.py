@@ -24,7 +24,7 @@ compiled kernels of :class:`~odd_env.core.yinsh.YinshState` and
   they are valid for;
 * ``to_play``: ``int8[B]``, the player who decides next (0 white, 1 black).
 
-One step is one decision (YINSH.md section 3), so consecutive steps of one
+One step is one decision (docs/rules/yinsh.md section 3), so consecutive steps of one
 game may belong to the same player. The returned arrays are the engine's
 buffers, overwritten by the next call: copy what you keep. With
 ``as_torch=True`` they are torch tensors sharing that memory.

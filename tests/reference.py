@@ -30,7 +30,7 @@ def total(board, nbr):
 
 
 def legal_mask(board, nbr, to_move, step, first_turn):
-    """The legal mask (list of 0/1) of RULES.md section 3, by brute force.
+    """The legal mask (list of 0/1) of docs/rules/xodd_yodd.md section 3, by brute force.
 
     ``board`` holds 0 empty, 1 black, 2 white, 3 off-board; ``to_move`` 0/1;
     ``step`` 1 or 2.

@@ -12,7 +12,7 @@ rules core never asks which game it is playing:
   direction ``directions[k]`` until the edge, padded with -1 (YINSH ring moves
   and rows of five run along them).
 
-The YINSH board (YINSH.md section 1) is Yodd's base-6 hexhex array with its 6
+The YINSH board (docs/rules/yinsh.md section 1) is Yodd's base-6 hexhex array with its 6
 corner cells removed: 85 points with the same six neighbours.
 """
 
@@ -31,7 +31,7 @@ HEX_SIZES = range(2, 13)
 _SQUARE_STEPS = ((-1, 0), (0, -1), (0, 1), (1, 0))
 _HEX_STEPS = ((-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0))
 # The same six steps ordered for YINSH: the first three are the row directions
-# d = 0, 1, 2 of YINSH.md section 4 (along a column, along a row number,
+# d = 0, 1, 2 of docs/rules/yinsh.md section 4 (along a column, along a row number,
 # diagonally; numbers and letters increasing), step k + 3 is the opposite of k.
 _YINSH_STEPS = ((-1, 0), (0, 1), (-1, 1), (1, 0), (0, -1), (1, -1))
 YINSH_BASE = 6
@@ -87,7 +87,7 @@ class Geometry:
         return divmod(int(cell), self.width)
 
     def label(self, cell: int) -> str:
-        """A readable name of any array cell: its RULES.md name (``c4``; YINSH
+        """A readable name of any array cell: its docs/rules/xodd_yodd.md name (``c4``; YINSH
         points in capitals, ``E5``), or its index and (row, col) when it is off
         the board."""
         row, col = self.row_col(cell)
@@ -178,8 +178,8 @@ def yinsh_board() -> Geometry:
     """The YINSH board: Yodd's base-6 hexhex array without its 6 corners (85 points).
 
     Point ``(i, j)`` of the 11 x 11 array is column ``j`` (A = 0 .. K = 10)
-    and row number ``11 - i`` (YINSH.md section 4); ``rays[:, d]`` for
-    ``d < 3`` run along the row directions d of YINSH.md section 4.
+    and row number ``11 - i`` (docs/rules/yinsh.md section 4); ``rays[:, d]`` for
+    ``d < 3`` run along the row directions d of docs/rules/yinsh.md section 4.
     """
     n = YINSH_BASE
     onboard = _hexhex_onboard(n)

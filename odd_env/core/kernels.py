@@ -21,8 +21,8 @@ they run as plain Python.
 
 Bookkeeping is incremental: placing a stone unions it with the distinct
 groups of its colour around it, the group count of that colour changes by
-``1 - k`` (RULES.md section 2), and k changes only for that colour and only
-on cells next to the stone or to the groups it merged (RULES.md section 3),
+``1 - k`` (docs/rules/xodd_yodd.md section 2), and k changes only for that colour and only
+on cells next to the stone or to the groups it merged (docs/rules/xodd_yodd.md section 3),
 so only those cells' parity bits are refreshed. Nothing is ever recounted.
 """
 
@@ -233,7 +233,7 @@ def _flip_exists_after(s, n, nbr, x, colour, roots):
 def legal_mask_into(s, n, nbr, mask, keep):
     """Write the exact legal-action mask of the player to act into ``mask``.
 
-    ``mask`` is int8[2n + 1] in the relative encoding of RULES.md section 5.
+    ``mask`` is int8[2n + 1] in the relative encoding of docs/rules/xodd_yodd.md section 5.
     ``keep`` (int8[2, n]) receives, per colour (0 black, 1 white) and empty
     cell, 1 if a stone there keeps parity (k odd), else 0; non-empty cells 0.
     Returns the number of legal actions.

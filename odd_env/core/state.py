@@ -5,7 +5,7 @@
 It knows the rules and nothing of players' names, rewards or spaces: those
 belong to the environments built on top of it.
 
-Observation planes (``int8[C, H, W]``, from the viewer's side, RULES.md 6):
+Observation planes (``int8[C, H, W]``, from the viewer's side, docs/rules/xodd_yodd.md 6):
 
 =====  ==================================================================
 plane  content
@@ -152,7 +152,7 @@ def _check_planes(g: Geometry, flat: np.ndarray) -> None:
 class GameState:
     """One position of Xodd or Yodd with the player to act and the step of the turn.
 
-    Actions are relative to the player to act (RULES.md section 5): ``a < N``
+    Actions are relative to the player to act (docs/rules/xodd_yodd.md section 5): ``a < N``
     is a stone of their own colour on cell ``a``, ``N <= a < 2N`` a stone of
     the opponent's colour on cell ``a - N``, and ``2N`` is pass (step 1) or
     end turn (step 2), with ``N = H * W``.

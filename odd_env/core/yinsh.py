@@ -3,8 +3,8 @@
 :class:`YinshState` wraps one flat ``int32`` vector (see
 :mod:`odd_env.core.yinsh_kernels`). It knows the rules and nothing of players'
 names, rewards or spaces: those belong to the environment built on top of it.
-Players are 0 (white, who starts) and 1 (black). Every decision of YINSH.md
-section 3 is one action of ``Discrete(485)`` (YINSH.md section 4), read by the
+Players are 0 (white, who starts) and 1 (black). Every decision of docs/rules/yinsh.md
+section 3 is one action of ``Discrete(485)`` (docs/rules/yinsh.md section 4), read by the
 decision kind:
 
 ======  ==============================  =========================================
@@ -19,7 +19,7 @@ kind    decision                        legal actions
 5       ``pass``                        ``4N``: none of your rings can move
 ======  ==============================  =========================================
 
-Observation planes (``int8[24, 11, 11]``, from the viewer's side; YINSH.md
+Observation planes (``int8[24, 11, 11]``, from the viewer's side; docs/rules/yinsh.md
 section 5 fixes planes 0 to 5; observation version 1):
 
 =====  ==================================================================
@@ -83,7 +83,7 @@ PLAYER_NAMES = ("white", "black")
 DECISIONS = ("place", "move", "destination", "remove_row", "remove_ring", "pass")
 """Names of the decision kinds, indexed by kind."""
 DIRECTION_NAMES = ("column", "row", "diagonal")
-"""Row directions d of YINSH.md section 4: along a column (number increasing),
+"""Row directions d of docs/rules/yinsh.md section 4: along a column (number increasing),
 along a row number (letter increasing), diagonal (both increasing)."""
 NUM_POINTS = 121
 ROW_PREFIX = "x"
@@ -160,7 +160,7 @@ class YinshState:
 
     Build a new game with ``YinshState()`` (``blitz=True``: one ring removed
     wins), a described position with :meth:`from_position`, or the position
-    an agent sees with :meth:`from_observation`. Actions follow YINSH.md
+    an agent sees with :meth:`from_observation`. Actions follow docs/rules/yinsh.md
     section 4 (see the module docstring).
     """
 

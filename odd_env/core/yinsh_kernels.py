@@ -1,7 +1,7 @@
 """The YINSH rules as compiled kernels over one flat int32 state vector.
 
 A YINSH position is one ``int32`` vector of length ``state_size(N) = N + META``
-(``N = 121`` points of the 11 x 11 array of YINSH.md section 4), so a copy is
+(``N = 121`` points of the 11 x 11 array of docs/rules/yinsh.md section 4), so a copy is
 a single ``memcpy`` and a batch of games is one 2-d array:
 
 * ``s[0:N]``: the board: ``EMPTY``, ``RING + p``, ``MARKER + p`` (player
@@ -10,12 +10,12 @@ a single ``memcpy`` and a batch of games is one 2-d array:
 
 The kernels take the board tables of :func:`odd_env.core.geometry.yinsh_board`:
 ``rays`` (int32[N, 6, 10]: the points along each direction until the edge;
-directions 0..2 are YINSH.md's row directions d, direction k + 3 the opposite
+directions 0..2 are docs/rules/yinsh.md's row directions d, direction k + 3 the opposite
 of k), ``lines`` (int32[L, 11]: every line of at least five points, in row
 direction ``line_dir[l]``, padded with -1) and ``points`` (the 85 on-board
 indices in array order).
 
-Every decision of YINSH.md section 3 is one action: :func:`apply_action`
+Every decision of docs/rules/yinsh.md section 3 is one action: :func:`apply_action`
 plays it and moves the game on to the next decision (whose kind is in
 ``M_KIND``), :func:`legal_mask_into` writes the exact mask of that decision
 and :func:`observe_into` the observation planes. The
@@ -45,7 +45,7 @@ NUM_RINGS = 5  # per player
 NUM_MARKERS = 51  # the common pool at the start
 ROW_LENGTH = 5
 
-# Decision kinds (YINSH.md section 3).
+# Decision kinds (docs/rules/yinsh.md section 3).
 KIND_PLACE = 0  # place a ring on an empty point
 KIND_MOVE = 1  # choose the ring to move
 KIND_DESTINATION = 2  # choose where the chosen ring goes
@@ -92,7 +92,7 @@ def state_size(n: int) -> int:
 
 
 def num_actions(n: int) -> int:
-    """``4 * n + 1`` (YINSH.md section 4)."""
+    """``4 * n + 1`` (docs/rules/yinsh.md section 4)."""
     return 4 * n + 1
 
 
