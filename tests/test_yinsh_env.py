@@ -139,6 +139,15 @@ def test_raw_env_rejects_bad_actions_and_changes_nothing(action, match):
     assert e.rewards == {"white_0": 0.0, "black_0": 0.0}
 
 
+def test_wrapped_env_takes_numpy_integers():
+    e = yinsh_v0.env()
+    e.reset()
+    e.step(np.array(P("E5")))
+    e.step(np.int64(P("F6")))
+    assert e.unwrapped.game_state.rings("white").tolist() == [P("E5")]
+    assert e.agent_selection == "white_0" and not any(e.terminations.values())
+
+
 def test_wrapped_env_ends_the_game_on_an_illegal_action(caplog):
     e = yinsh_v0.env()
     e.reset()

@@ -531,8 +531,8 @@ class YinshState:
     @classmethod
     def from_position(
         cls,
-        rings: Mapping[int | str, Iterable[int | str]] = (),
-        markers: Mapping[int | str, Iterable[int | str]] = (),
+        rings: Mapping[int | str, Iterable[int | str]] | None = None,
+        markers: Mapping[int | str, Iterable[int | str]] | None = None,
         to_move: int | str = WHITE,
         decision: int | str | None = None,
         chosen: int | str | None = None,
@@ -558,8 +558,12 @@ class YinshState:
         n = t.n
         board = np.where(t.onboard.astype(bool), K.EMPTY, K.OFFBOARD).astype(np.int32)
         for what, base, spec in (("rings", K.RING, rings), ("markers", K.MARKER, markers)):
-            items = spec.items() if isinstance(spec, Mapping) else spec
-            for player, points in items:
+            if spec is None:
+                continue
+            if not isinstance(spec, Mapping):
+                raise ValueError(f"{what} must map a player to a list of points, like "
+                                 f"{{'white': ['E5', 'F6']}}, got {type(spec).__name__}")
+            for player, points in spec.items():
                 p = _player(player, f"a key of {what}")
                 if isinstance(points, (str, int, np.integer)):
                     raise ValueError(f"{what}[{player!r}] must be a list of points, got {points!r}")
