@@ -173,7 +173,7 @@ def test_a_network_sized_agent_sets_or_checks_the_board():
     ({"game": "xodd", "board_size": 1}, "Xodd board_size must be from 2"),
     ({"human": "red"}, "human must be 'black', 'white' or 'random'"),
     ({"opponent": "nobody"}, "unknown agent 'nobody'"),
-    ({"hint": "mcts:simulations=0"}, "simulations must be >= 1"),
+    ({"hint": "mcts:simulations=0"}, "simulations must be an integer >= 1"),
     ({"actions": [99999]}, "move #1 of the game to go on with"),
 ])
 def test_bad_session_arguments(kwargs, message):
@@ -296,7 +296,7 @@ def test_terminal_end_of_input_saves_the_game(tmp_path):
     (["--game", "yodd", "--board-size", "30"], "Yodd board_size (base) must be from 2 to 12"),
     (["--opponent", "nobody"], "unknown agent 'nobody'"),
     (["--opponent", "mcts:simulations"], "malformed option"),
-    (["--opponent", "mcts:simulations=0"], "simulations must be >= 1"),
+    (["--opponent", "mcts:simulations=0"], "simulations must be an integer >= 1"),
     (["--load", "/nonexistent/game.txt"], "cannot read --load"),
     (["--hint", "bogus"], "unknown agent 'bogus'"),
 ])

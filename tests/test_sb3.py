@@ -46,7 +46,7 @@ def test_board_features_at_the_smallest_and_largest_boards(game, size):
 def test_board_features_rejects_what_it_cannot_read():
     with pytest.raises(ValueError, match="C x H x W"):
         BoardFeatures(gymnasium.spaces.Box(0, 1, (12 * 5 * 5,), dtype=np.int8))
-    with pytest.raises(ValueError, match="at least 4 planes"):
+    with pytest.raises(ValueError, match="must be one of the 3 planes"):
         BoardFeatures(gymnasium.spaces.Box(0, 1, (3, 5, 5), dtype=np.int8))
     with pytest.raises(ValueError, match="channels"):
         BoardFeatures(gymnasium.spaces.Box(0, 1, (12, 5, 5), dtype=np.int8), channels=0)
