@@ -41,7 +41,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from odd_env.game import Game, make as make_game
+from odd_env.game import Game, available_games, make as make_game
 
 from . import load
 from .base import Agent, check_board
@@ -485,9 +485,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m agents.arena",
         description="Round robin between agents: win rates with 95% intervals and Elo ratings.",
     )
-    p.add_argument("--game", choices=("xodd", "yodd"), default="xodd", help="which game (default xodd)")
+    p.add_argument("--game", choices=available_games(), default="xodd", help="which game (default xodd)")
     p.add_argument("--board-size", type=int, default=7,
-                   help="Xodd side n or Yodd base n (default 7)")
+                   help="Xodd side n or Yodd base n (default 7; YINSH has one board and ignores it)")
+    p.add_argument("--variant", default="", help="the game's variant: YINSH blitz (default: the standard game)")
     p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
                    help="agent specs: name[:key=value,...], e.g. random greedy mcts:simulations=200")
     p.add_argument("--games", type=int, default=100,
@@ -495,7 +496,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="base seed of every game (default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     p.add_argument("--out", default=None,
-                   help="output directory (default runs/arena/<game><size>)")
+                   help="output directory (default runs/arena/<game><size><variant>)")
     p.add_argument("--no-records", action="store_true", help="do not write a record per game")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -512,7 +513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        g = make_game(args.game, args.board_size)
+        g = make_game(args.game, None if args.game == "yinsh" else args.board_size, args.variant)
         if len(args.agents) < 2:
             raise ValueError(f"--agents needs at least two agents, got {len(args.agents)}: {' '.join(args.agents)}")
         if args.games < 2 or args.games % 2:
@@ -529,7 +530,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError(f"agent {spec!r}: {exc}") from exc
             check_board(agent, g, spec)
             agents.append(agent)
-        out = Path(args.out or os.path.join("runs", "arena", f"{args.game}{args.board_size}"))
+        out = Path(args.out or os.path.join("runs", "arena", g.label.replace(" ", "")))
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out} is a file: give a directory for the results")
         try:
@@ -538,7 +539,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--out {out} cannot be created: {exc}") from exc
     except ValueError as exc:
         parser.error(str(exc))
-    result = round_robin(agents, args.game, args.board_size, args.games, seed=args.seed,
+    result = round_robin(agents, g, games_per_pair=args.games, seed=args.seed,
                          workers=args.workers, progress=not args.no_progress, labels=args.agents)
     print(result.table())
     path = result.save(out, records=not args.no_records)

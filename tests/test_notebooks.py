@@ -27,6 +27,7 @@ def test_there_are_notebooks():
         "01_rules_and_environment.ipynb",
         "02_train_a_baseline.ipynb",
         "03_play_and_analyse.ipynb",
+        "04_yinsh.ipynb",
     ]
 
 
