@@ -36,6 +36,14 @@ Credit assignment (one player may act twice in a row)
     :func:`per_player_advantages` implements this and is tested on a
     hand-made two-player trajectory.
 
+Symmetry augmentation (``--augment``)
+    The rules see only adjacency and lines, so a rotated or reflected
+    position has the same value and the mapped legal actions
+    (:mod:`odd_env.symmetry`). With ``--augment`` every sample of a rollout is
+    replaced, before the update, by its image under a symmetry drawn at random
+    (:meth:`Trainer.augment`); the network then sees every orientation of
+    the positions it plays. Off by default.
+
 Masking
     Illegal actions get the dtype's minimum logit when sampling and in the
     update (masks are stored in the rollout buffer); the entropy bonus is the
@@ -78,6 +86,7 @@ import torch
 from torch import nn
 
 from odd_env.game import Game, Position, make as make_game
+from odd_env.symmetry import map_batch, symmetries
 
 from . import checkpoint as ckpt_io
 from . import load as load_agent
@@ -139,6 +148,8 @@ class Args:
     """gradient clipping"""
     target_kl: float = 0.0
     """stop an update's epochs early above this KL (0: never)"""
+    augment: bool = False
+    """before each update, replace every sample by its image under a random board symmetry (8 on the square, 12 on the hexagon), its old log-probability and value recomputed"""
     latest_prob: float = 0.5
     """probability that a new game's opponent is the latest network (else a snapshot)"""
     scripted_opponents: str = ""
@@ -577,9 +588,39 @@ class Trainer:
         return int(self.np_rng.integers(len(self.pool.snapshots)))
 
     # ------------------------------------------------------------- update
+    @torch.no_grad()
+    def augment(self, batch: dict[str, Any]) -> dict[str, Any]:
+        """The rollout ``batch`` with each sample's observation, mask and action replaced by
+        their image under a board symmetry drawn from the trainer's generator.
+
+        The old log-probabilities and values are recomputed on the new
+        observations with the current network, which has not changed since the
+        rollout: they are the old policy's probability of the mapped action and
+        its value of the mapped position. Advantages and returns carry over, since
+        symmetric positions have the same value.
+        """
+        group = symmetries(self.game)
+        which = self.np_rng.integers(len(group), size=len(batch["action"]))
+        obs, mask, action = map_batch(group, which, batch["obs"], batch["mask"], batch["action"])
+        logp = np.empty(len(action), dtype=np.float32)
+        value = np.empty(len(action), dtype=np.float32)
+        self.net.eval()
+        step = self.args.minibatch_size
+        for start in range(0, len(action), step):
+            part = slice(start, start + step)
+            logits, v = self.net(torch.from_numpy(obs[part]).to(self.device))
+            logits = masked_logits(logits, torch.from_numpy(mask[part]).to(self.device))
+            picked = torch.from_numpy(action[part]).to(self.device)[:, None]
+            logp[part] = torch.log_softmax(logits, dim=-1).gather(1, picked).squeeze(1).cpu().numpy()
+            value[part] = v.cpu().numpy()
+        return {**batch, "obs": obs, "mask": mask, "action": action, "logp": logp, "value": value}
+
     def learn(self, batch: dict[str, Any]) -> dict[str, float]:
-        """PPO epochs over one rollout; returns the update's metrics."""
+        """PPO epochs over one rollout (first mapped by :meth:`augment` with ``augment``);
+        returns the update's metrics."""
         a = self.args
+        if a.augment:
+            batch = self.augment(batch)
         if a.anneal_lr:
             frac = max(0.0, 1.0 - self.global_step / a.total_steps)
             self.optimizer.param_groups[0]["lr"] = frac * a.lr

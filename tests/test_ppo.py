@@ -334,3 +334,74 @@ def test_yinsh_trains_with_four_policy_planes_and_plays_from_its_checkpoint(tmp_
     assert result.game == "yinsh" and result.variant == "blitz" and result.plies > 10
     with pytest.raises(ValueError, match="plays yinsh blitz, not yinsh"):
         player.act(make("yinsh").new_state())
+
+
+def test_without_augment_no_sample_is_mapped_and_nothing_is_drawn(tmp_path, monkeypatch):
+    trainer = Trainer(small_args(tmp_path))
+    assert not trainer.args.augment  # the default
+    monkeypatch.setattr(Trainer, "augment", lambda self, batch: pytest.fail("augment() ran without --augment"))
+    batch = trainer.collect()
+    before = trainer.np_rng.bit_generator.state
+    trainer.learn(batch)
+    assert trainer.np_rng.bit_generator.state == before
+
+
+def test_augment_with_the_identity_alone_is_the_plain_update(tmp_path, monkeypatch):
+    import agents.ppo as ppo
+
+    plain, augmented = Trainer(small_args(tmp_path / "a")), Trainer(small_args(tmp_path / "b", augment=True))
+    group = ppo.symmetries
+    monkeypatch.setattr(ppo, "symmetries", lambda game: group(game)[:1])
+    torch.manual_seed(9)  # the two trainers share torch's generator: the same draws for both
+    batch = plain.collect()
+    torch.manual_seed(9)
+    again = augmented.collect()
+    mapped = augmented.augment(again)
+    for k in ("obs", "mask", "action", "adv", "ret"):
+        assert np.array_equal(mapped[k], batch[k])
+    # Recomputed with the network of the rollout: the rollout's own log-probabilities and values.
+    np.testing.assert_allclose(mapped["logp"], batch["logp"], rtol=0, atol=1e-5)
+    np.testing.assert_allclose(mapped["value"], batch["value"], rtol=0, atol=1e-5)
+    torch.manual_seed(10)
+    plain.learn(batch)
+    torch.manual_seed(10)
+    augmented.learn(again)
+    for k, v in plain.net.state_dict().items():
+        torch.testing.assert_close(augmented.net.state_dict()[k], v, rtol=0, atol=1e-5)
+
+
+@pytest.mark.parametrize("game,size,variant", [("yodd", 3, ""), ("xodd", 4, ""), ("yinsh", 0, "blitz")])
+def test_augmented_samples_are_legal_positions_with_their_own_masks(tmp_path, game, size, variant):
+    trainer = Trainer(small_args(tmp_path, game=game, board_size=size, variant=variant, augment=True,
+                                 num_games=16, rollout_steps=8, eval_opponents="random"))
+    batch = trainer.collect()
+    mapped = trainer.augment(batch)
+    moved = 0
+    for obs, mask, action, before in zip(mapped["obs"], mapped["mask"], mapped["action"], batch["obs"]):
+        state = trainer.game.from_observation(obs)  # a position the rules accept...
+        assert np.array_equal(state.legal_action_mask().astype(bool), mask)  # ...with the mapped mask
+        assert mask[action]
+        moved += not np.array_equal(obs, before)
+    assert moved > len(mapped["obs"]) // 2
+    assert np.isfinite(mapped["logp"]).all() and (mapped["logp"] <= 0).all()
+    for k in ("adv", "ret"):
+        assert np.array_equal(mapped[k], batch[k])
+    metrics = trainer.learn(batch)
+    assert all(np.isfinite(metrics[k]) for k in ("policy_loss", "value_loss", "entropy"))
+
+
+def test_resume_with_augment_continues_exactly(tmp_path, monkeypatch):
+    run = dict(game="yodd", board_size=3, augment=True, checkpoint_every=2, snapshot_every=2, num_games=16,
+               rollout_steps=16, minibatch_size=128, eval_opponents="random", eval_games=2)
+    steps = 16 * 16
+    straight = train(small_args(tmp_path / "a", total_steps=steps * 4, **run))
+    real_save = Trainer.save
+    monkeypatch.setattr(Trainer, "save", lambda self, path: real_save(self, path) if self.update <= 2 else None)
+    train(small_args(tmp_path / "b", total_steps=steps * 3, **run))
+    monkeypatch.setattr(Trainer, "save", real_save)
+    resumed = train(small_args(tmp_path / "b", total_steps=steps * 4, resume=True, **run))
+    assert resumed.update == straight.update == 4
+    assert_same_state(straight, resumed)
+    assert straight.np_rng.bit_generator.state == resumed.np_rng.bit_generator.state
+    plain = train(small_args(tmp_path / "c", total_steps=steps * 4, **{**run, "augment": False}))
+    assert any(not torch.equal(v, straight.net.state_dict()[k]) for k, v in plain.net.state_dict().items())
