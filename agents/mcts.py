@@ -25,9 +25,17 @@ a value function. Rollout policies:
 Priors come from ``prior="greedy"`` (default) -- a softmax over the greedy
 score of the best turn each action leads to, at temperature ``prior_temp``,
 computed when a node is first searched through -- or from
-``policy_value_fn(state) -> (priors over the 2N+1 actions, value in [-1, 1]
-for the player to act)``, which then also replaces the rollouts (the PPO
-network plugs in here). Without priors, 200 simulations barely visit each of
+``policy_value_fn(state) -> (priors over all actions, value in [-1, 1]
+for the player to act)``, which then also replaces the rollouts.
+
+Network-guided search: ``agents.load("mcts", network="run/last.pt")`` loads
+a trained PPO network (:class:`agents.ppo.PPOAgent`, imported only then) and
+uses its masked policy as the priors and its value head instead of rollouts,
+AlphaZero-style, in every game. The option is the checkpoint's path, a
+string, so the agent rebuilds from its options and pickles (with the
+network's weights) for the arena's workers; the agent is tied to the
+network's game (:attr:`Agent.game`), and a position of another game is
+refused. Without priors, 200 simulations barely visit each of
 the ~100-200 first stones once on the larger boards; the priors make the
 search beat the greedy player there too.
 
@@ -42,6 +50,7 @@ the reply the search expected).
 from __future__ import annotations
 
 import math
+import os
 import time
 from typing import Any, Callable
 
@@ -136,8 +145,11 @@ class MCTSAgent(Agent):
         epsilon: probability of a random step in greedy rollouts.
         prior: ``"greedy"`` (default) for heuristic priors (PUCT) or ``None`` (UCT).
         prior_temp: softmax temperature of the greedy priors, in group counts.
-        policy_value_fn: a network or other function giving priors and a value;
-            overrides ``prior`` and replaces rollouts.
+        policy_value_fn: a function giving priors and a value; overrides
+            ``prior`` and replaces rollouts.
+        network: the path of a PPO checkpoint whose network gives the priors
+            and values (the same as its ``PPOAgent.policy_value`` as
+            ``policy_value_fn``); ties the agent to the network's game.
         reuse_tree: keep the subtree of the position reached for the next call.
         seed: seeds every random choice (tie-breaks, rollouts).
     """
@@ -157,6 +169,7 @@ class MCTSAgent(Agent):
         reuse_tree: bool = True,
         seed: int | None = None,
         geometry: Geometry | None = None,
+        network: str | os.PathLike | None = None,
     ):
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
@@ -174,7 +187,28 @@ class MCTSAgent(Agent):
         # Priors are exp(score / prior_temp): a zero temperature divides by zero.
         prior_temp = check_float("mcts option prior_temp", prior_temp, 0.0, low_open=True)
         reuse_tree = check_bool("mcts option reuse_tree", reuse_tree)
+        player = None
+        if network is not None:
+            if policy_value_fn is not None:
+                raise ValueError("mcts: give network= (a checkpoint) or policy_value_fn=, not both")
+            if not isinstance(network, (str, os.PathLike)) or not os.path.isfile(network):
+                raise ValueError(f"mcts option network must be the path of a PPO checkpoint file, got {network!r}"
+                                 + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
+            from .ppo import PPOAgent  # torch loads only for network-guided search
+
+            try:
+                player = PPOAgent(path=network)
+            except ValueError as err:
+                raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
+            policy_value_fn = player.policy_value
         super().__init__(seed=seed, geometry=geometry)
+        if player is not None:
+            if self.game is not None and self.game is not player.game:
+                raise ValueError(f"mcts: the network {str(network)!r} plays {player.game.label}, "
+                                 f"but geometry= says {self.game.label}")
+            self.game = player.game
+        self.network = None if network is None else str(network)
+        """The checkpoint path of the network guiding the search, or None."""
         self.simulations = simulations
         self.c = c
         self.time_budget = time_budget
@@ -224,6 +258,7 @@ class MCTSAgent(Agent):
             "simulations": self.simulations, "c": self.c, "time_budget": self.time_budget,
             "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
             "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
+            "network": self.network,
         }
 
     @property
@@ -234,7 +269,7 @@ class MCTSAgent(Agent):
         for k, v in self.options.items():
             if k not in ("simulations", "seed") and v != defaults[k]:
                 parts.append(f"{k}={v}")
-        if self.policy_value_fn is not None:
+        if self.policy_value_fn is not None and self.network is None:
             parts.append("pv")
         return f"{self.name}:" + ",".join(parts)
 
@@ -253,6 +288,9 @@ class MCTSAgent(Agent):
         """Search from ``state`` and return the most visited action."""
         if state.is_terminal:
             raise ValueError("the game is over")
+        if self.network is not None and state.game is not self.game:
+            raise ValueError(f"mcts: the network {self.network!r} plays {self.game.label}, "
+                             f"not {state.game.label}")
         self._resolve(state)
         if self._prior == "greedy" or self._rollout == "greedy":
             shortcut = self._winning_pass(state)
@@ -270,7 +308,7 @@ class MCTSAgent(Agent):
         self.last_simulations = sims
         i = self._best_edge(root)
         action = int(root.actions[i])
-        self._root = root if self.reuse_tree else None
+        self._root = root  # kept for root_visits(); searched from again only with reuse_tree
         return action
 
     def _winning_pass(self, state: GameState) -> int | None:
@@ -291,7 +329,7 @@ class MCTSAgent(Agent):
         return {int(a): int(v) for a, v in zip(self._root.actions, self._root.visits)}
 
     def _find_root(self, state: Position) -> Node:
-        if self._root is not None:
+        if self._root is not None and self.reuse_tree:
             key = state.key()
             frontier = [self._root]
             for _ in range(4):  # my second step, or the opponent's one- or two-step turn
