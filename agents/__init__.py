@@ -10,7 +10,8 @@ name       player
 =========  ===============================================================
 random     uniform over the legal actions (:mod:`agents.random_agent`)
 greedy     the best whole turn by group count, one turn deep (:mod:`agents.greedy`)
-mcts       Monte Carlo tree search over steps, greedy rollouts (:mod:`agents.mcts`)
+mcts       Monte Carlo tree search over steps: rollouts, or a PPO network's priors and values
+           (``network=PATH``) (:mod:`agents.mcts`)
 ppo        the PPO network, once :mod:`agents.ppo` exists (registered lazily)
 =========  ===============================================================
 
@@ -18,6 +19,7 @@ Load one by name and options, or by the command-line spec form::
 
     agents.load("mcts", simulations=400, seed=1)
     agents.load("mcts:simulations=200,c=1.4")
+    agents.load("mcts", network="runs/x5/last.pt", simulations=200)
 
 Other modules add players with :func:`register`. A name may also be
 registered lazily as ``"module:attribute"`` (see :data:`LAZY`), imported on

@@ -1,4 +1,4 @@
-"""Monte Carlo tree search over environment steps (PUCT with greedy priors, or UCT).
+"""Monte Carlo tree search over environment steps (PUCT with greedy or network priors, or UCT).
 
 Every node of the tree is a position with a player to act; its edges are the
 legal actions of that *step* (docs/rules/xodd_yodd.md section 3), so the same player may act
