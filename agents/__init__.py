@@ -12,6 +12,8 @@ random     uniform over the legal actions (:mod:`agents.random_agent`)
 greedy     the best whole turn by group count, one turn deep (:mod:`agents.greedy`)
 mcts       Monte Carlo tree search over steps, greedy rollouts (:mod:`agents.mcts`)
 ppo        the PPO network, once :mod:`agents.ppo` exists (registered lazily)
+rllib      a network trained on Ray RLlib (:mod:`agents.rllib`, lazily; needs
+           the ``rllib`` extra): the same kind of player as ``ppo``
 =========  ===============================================================
 
 Load one by name and options, or by the command-line spec form::
@@ -25,7 +27,7 @@ first use, so that heavy dependencies (torch) load only when asked for:
 ``agents/ppo.py`` only needs to define ``PPOAgent`` (an :class:`Agent` whose
 constructor takes the options, e.g. ``path=``).
 
-This package imports numpy and numba only; torch is never imported here.
+This package imports numpy and numba only; torch and ray are never imported here.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "greedy": GreedyAgent,
     "mcts": MCTSAgent,
 }
-LAZY: dict[str, str] = {"ppo": "agents.ppo:PPOAgent"}
+LAZY: dict[str, str] = {"ppo": "agents.ppo:PPOAgent", "rllib": "agents.rllib:load_player"}
 """Names resolved on first use by importing ``module:attribute``."""
 
 
