@@ -129,6 +129,25 @@ def test_module_is_the_baseline_network_with_masked_logits():
         torch.testing.assert_close(module.compute_values(batch, train_out[Columns.EMBEDDINGS]), value)
 
 
+def test_rllibs_own_action_masking_module_reads_the_env_unmodified():
+    # The env speaks RLlib's conventions (key "observations", float32, channels last, float mask),
+    # so RLlib's example module over its default CNN encoder runs on it without glue.
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    game = make_game("xodd", 4)
+    module = ActionMaskingTorchRLModule(
+        observation_space=rllib.observation_space(game), action_space=gymnasium.spaces.Discrete(game.num_actions),
+        model_config={"conv_filters": [[8, [3, 3], 1]], "head_fcnet_hiddens": [16]})
+    obs = _observations("xodd", 4, 50)
+    with torch.no_grad():
+        logits = module.forward_exploration({Columns.OBS: dict(obs)})[Columns.ACTION_DIST_INPUTS]
+        values = module.compute_values({Columns.OBS: dict(obs)})
+    assert logits.shape == (50, game.num_actions) and values.shape == (50,)
+    probs = torch.softmax(logits, -1)
+    assert (probs[obs["action_mask"] == 0] == 0).all()
+
+
 def test_module_refuses_another_games_spaces():
     spec = rllib.module_spec("xodd", 4)
     spec.observation_space = rllib.observation_space(make_game("xodd", 5))
