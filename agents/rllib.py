@@ -1,17 +1,16 @@
 """Ray RLlib on the games of :mod:`odd_env.game`: envs, the baseline's network, a league, players.
 
-What RLlib (new API stack) needs and this module provides::
+What RLlib (new API stack) needs, and how :mod:`agents.rllib_train` (the
+command line, and ``build_config``, the ``PPOConfig`` of a run) puts it
+together::
 
-    import ray
-    from agents import rllib
+    import ray, agents
+    from agents.rllib_train import Args, build_config
     ray.init(num_cpus=2)
-    config = rllib.ppo_config("yodd", 6, env_runners=2)   # a PPOConfig, ready to .build()
-    algo = config.build()
+    algo = build_config(Args(game="yodd", board_size=6, env_runners=2)).build_algo()
     algo.train()
-    algo.save_to_path("runs/rllib/checkpoint")
-    player = agents.load("rllib", path="runs/rllib/checkpoint")   # an agents.ppo.PPOAgent
-
-``python -m agents.rllib_train`` is the command line around it.
+    algo.save_to_path("/abs/path/checkpoint")
+    player = agents.load("rllib", path="/abs/path/checkpoint")   # an agents.ppo.PPOAgent
 
 The environment (:class:`GameMultiAgentEnv`)
     One position of the game as an RLlib ``MultiAgentEnv``, one decision per
@@ -30,8 +29,10 @@ The environment (:class:`GameMultiAgentEnv`)
     also run on the env unmodified: ``{"observations": float32[H, W, C],
     "action_mask": float32[A]}``, the game's planes channels-last and as
     floats, and the game's exact legal-action mask as 0.0 / 1.0 (all zeros in
-    a final observation). Actions are the game's ``Discrete(A)``; an illegal
-    action raises ``ValueError`` (a masked policy never plays one).
+    a final observation). Actions are the game's ``Discrete(A)``; a masked
+    action loses the game (or raises, with ``illegal_action="raise"``), and
+    the league callback logs how often that happened (``illegal_action_rate``:
+    0 with this module's masked policy).
 
 The RLModule (:class:`BoardRLModule`)
     Holds an :class:`agents.network.PolicyValueNet` built from
@@ -114,14 +115,21 @@ def observation_space(game: Game) -> gym.spaces.Dict:
     })
 
 
-_ENV_KEYS = ("game", "board_size", "variant")
+_ENV_KEYS = ("game", "board_size", "variant", "illegal_action")
 
 
 class GameMultiAgentEnv(MultiAgentEnv):
     """A game of :mod:`odd_env.game` as an RLlib ``MultiAgentEnv`` (see the module docstring).
 
     ``config`` (RLlib's ``env_config``): ``game`` ("xodd", "yodd"...),
-    ``board_size`` (None: the game's default) and ``variant``.
+    ``board_size`` (None: the game's default), ``variant``, and
+    ``illegal_action``: with ``"lose"`` (the default, PettingZoo classic's
+    convention, as in :class:`odd_env.OddGymEnv`) a masked action ends the
+    game, the position unchanged, with -1 for the offender, 0 for the other
+    player and ``infos[offender]["illegal_action"]`` saying why (RLlib's env
+    check steps an unmasked random action, and so do modules that ignore the
+    mask); with ``"raise"`` it raises ``ValueError`` and nothing changes. An
+    action outside the action space always raises.
     """
 
     def __init__(self, config: dict | None = None):
@@ -130,6 +138,9 @@ class GameMultiAgentEnv(MultiAgentEnv):
         unknown = sorted(set(config) - set(_ENV_KEYS))
         if unknown:
             raise ValueError(f"unknown env_config keys {unknown}; allowed: {list(_ENV_KEYS)}")
+        self.illegal_action = config.get("illegal_action", "lose")
+        if self.illegal_action not in ("lose", "raise"):
+            raise ValueError(f"illegal_action must be 'lose' or 'raise', got {self.illegal_action!r}")
         self.game: Game = make_game(config.get("game", "xodd"), config.get("board_size"),
                                     config.get("variant", ""))
         self.possible_agents = list(agent_ids(self.game))
@@ -140,42 +151,59 @@ class GameMultiAgentEnv(MultiAgentEnv):
         self.observation_version = self.game.observation_version
         self._no_actions = np.zeros(self.game.num_actions, dtype=np.float32)
         self.state = self.game.new_state()
+        self.over = False
 
     def _observe(self, viewer: int) -> dict[str, np.ndarray]:
         s = self.state
         planes = np.ascontiguousarray(s.observation(viewer).transpose(1, 2, 0), dtype=np.float32)
         # Only the player to decide has legal actions; a finished game's mask is all zeros.
-        mask = s.legal_action_mask().astype(np.float32) if viewer == s.to_move else self._no_actions.copy()
+        if viewer == s.to_move and not self.over:
+            mask = s.legal_action_mask().astype(np.float32)
+        else:
+            mask = self._no_actions.copy()
         return {"observations": planes, "action_mask": mask}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """A new game: the observation of the player to decide first."""
         super().reset(seed=seed)  # the rules are deterministic; this seeds np_random only
         self.state = self.game.new_state()
+        self.over = False
         p = self.state.to_move
         return {self.possible_agents[p]: self._observe(p)}, {}
 
     def step(self, action_dict: dict[str, Any]):
         """Play the action of the player to decide; the next decider's observation (both at the end)."""
         s = self.state
-        if s.is_terminal:
+        if self.over:
             raise ValueError("the game is over: call reset()")
         ids = self.possible_agents
-        actor = ids[s.to_move]
+        p = s.to_move
+        actor = ids[p]
         if actor not in action_dict:
             raise ValueError(f"{actor} is to act, but the actions are for {sorted(action_dict)}")
+        action = action_dict[actor]
         try:
-            s.apply(int(action_dict[actor]))
-        except ValueError as err:
-            raise ValueError(f"{actor}: {err}") from None
+            s.apply(int(action))
+        except (ValueError, TypeError) as err:
+            in_space = isinstance(action, (int, np.integer)) and 0 <= int(action) < self.game.num_actions
+            if self.illegal_action == "raise" or not in_space:
+                raise ValueError(f"{actor}: {err}") from None
+            self.over = True
+            rewards = {actor: -1.0, ids[1 - p]: 0.0}
+            infos = {actor: {"illegal_action": str(err)}}
+            return self._final(rewards, infos)
         if s.is_terminal:
+            self.over = True
             returns = s.returns()
-            obs = {ids[0]: self._observe(0), ids[1]: self._observe(1)}
-            rewards = {ids[0]: float(returns[0]), ids[1]: float(returns[1])}
-            return obs, rewards, {ids[0]: True, ids[1]: True, "__all__": True}, {"__all__": False}, {}
+            return self._final({ids[0]: float(returns[0]), ids[1]: float(returns[1])}, {})
         p = s.to_move
         # The actor's reward (0) must be given when it also decides next (RLlib checks it).
         return {ids[p]: self._observe(p)}, {actor: 0.0}, {"__all__": False}, {"__all__": False}, {}
+
+    def _final(self, rewards: dict[str, float], infos: dict):
+        ids = self.possible_agents
+        obs = {ids[0]: self._observe(0), ids[1]: self._observe(1)}
+        return obs, rewards, {ids[0]: True, ids[1]: True, "__all__": True}, {"__all__": False}, infos
 
 
 def env_name(game: str) -> str:
@@ -186,16 +214,16 @@ def env_name(game: str) -> str:
 def register_envs() -> list[str]:
     """Register ``odd_env/<game>`` with RLlib for every game of :func:`odd_env.game.available_games`.
 
-    Each creator takes ``env_config={"board_size": n, "variant": v}`` (both
-    optional). Returns the registered names.
+    Each creator takes ``env_config={"board_size": n, "variant": v,
+    "illegal_action": "lose"}`` (all optional). Returns the registered names.
     """
     names = []
     for game in available_games():
         def creator(env_config: dict, _game: str = game) -> GameMultiAgentEnv:
-            extra = sorted(set(env_config) - {"board_size", "variant"})
+            extra = sorted(set(env_config) - set(_ENV_KEYS[1:]))
             if extra:
                 raise ValueError(f"unknown env_config keys {extra} for {env_name(_game)}; "
-                                 "allowed: ['board_size', 'variant']")
+                                 f"allowed: {list(_ENV_KEYS[1:])}")
             return GameMultiAgentEnv({"game": _game, **env_config})
 
         register_env(env_name(game), creator)
@@ -313,8 +341,10 @@ class LeagueCallback(RLlibCallback):
     next of ``pool_size`` snapshot modules (added with ``Algorithm.add_module``
     the first time, overwritten afterwards) and installs a
     :class:`LeagueMapping` over the snapshots. On the env runners,
-    :meth:`on_episode_end` logs ``win_rate_vs_league`` (``main``'s score in
-    games against a snapshot; draws count half) to RLlib's metrics.
+    :meth:`on_episode_end` logs to RLlib's metrics ``win_rate_vs_league``
+    (``main``'s score in games against a snapshot; draws count half) and
+    ``illegal_action_rate`` (games lost on a masked action: 0 unless a module
+    ignores the mask), both over the last 100 games.
     """
 
     def __init__(self, spec: RLModuleSpec, agents: Sequence[str], snapshot_every: int = 10,
@@ -329,9 +359,13 @@ class LeagueCallback(RLlibCallback):
         self.snapshots_taken = 0
 
     def on_episode_end(self, *, episode: Any, metrics_logger: Any = None, **kwargs: Any) -> None:
-        """Log ``main``'s result when it played a snapshot."""
+        """Log whether the game ended on an illegal action, and ``main``'s result against a snapshot."""
+        if metrics_logger is None:
+            return
+        illegal = any("illegal_action" in (info or {}) for info in episode.get_infos(-1).values())
+        metrics_logger.log_value("illegal_action_rate", float(illegal), reduce="mean", window=100)
         modules = {aid: episode.module_for(aid) for aid in episode.agent_ids}
-        if metrics_logger is None or len(modules) != 2 or list(modules.values()).count(MAIN) != 1:
+        if len(modules) != 2 or list(modules.values()).count(MAIN) != 1:
             return
         main_agent = next(aid for aid, mid in modules.items() if mid == MAIN)
         reward = episode.get_rewards(-1).get(main_agent, 0.0)

@@ -223,6 +223,7 @@ def iteration_metrics(result: dict) -> dict[str, float]:
         "env_steps_total": "env_runners/num_env_steps_sampled_lifetime",
         "episode_len_mean": "env_runners/episode_len_mean",
         "win_rate_vs_league": "env_runners/win_rate_vs_league",
+        "illegal_action_rate": "env_runners/illegal_action_rate",
         "league_size": "league_size",
         "policy_loss": "learners/main/policy_loss",
         "value_loss": "learners/main/vf_loss",
@@ -230,7 +231,7 @@ def iteration_metrics(result: dict) -> dict[str, float]:
         "total_loss": "learners/main/total_loss",
         "explained_variance": "learners/main/vf_explained_var",
         "iteration_seconds": "time_this_iter_s",
-        # Nonzero when an env step raised (e.g. an illegal action) or an env runner died.
+        # Nonzero when an env step raised or an env runner died.
         "env_step_failures": "env_runners/num_env_step_failures",
         "env_runner_restarts": "fault_tolerance/num_remote_worker_restarts",
     }

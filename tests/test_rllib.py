@@ -60,20 +60,43 @@ def test_env_plays_the_pettingzoo_game_one_decision_per_step(game, size, aec):
     assert same_agent_twice > 0  # both steps of a turn were exercised
 
 
-def test_env_refuses_bad_config_wrong_agent_and_illegal_actions():
+def test_env_refuses_bad_config_and_the_wrong_agent():
     with pytest.raises(ValueError, match="unknown env_config keys"):
         rllib.GameMultiAgentEnv({"game": "xodd", "size": 4})
     with pytest.raises(ValueError, match="unknown game"):
         rllib.GameMultiAgentEnv({"game": "chess"})
+    with pytest.raises(ValueError, match="illegal_action must be"):
+        rllib.GameMultiAgentEnv({"game": "xodd", "illegal_action": "ignore"})
     env = rllib.GameMultiAgentEnv({"game": "xodd", "board_size": 4})
     obs, _ = env.reset()
     assert list(obs) == ["black_0"]
     with pytest.raises(ValueError, match="black_0 is to act"):
         env.step({"white_0": 0})
-    illegal = int(np.flatnonzero(obs["black_0"]["action_mask"] == 0)[0])
-    before = env.state.copy()
     with pytest.raises(ValueError, match="black_0"):
-        env.step({"black_0": illegal})
+        env.step({"black_0": env.game.num_actions})  # outside the action space: always an error
+
+
+def _first_illegal(game, size, mode):
+    env = rllib.GameMultiAgentEnv({"game": game, "board_size": size, "illegal_action": mode})
+    obs, _ = env.reset()
+    (agent, o), = obs.items()
+    return env, agent, int(np.flatnonzero(o["action_mask"] == 0)[0])
+
+
+def test_a_masked_action_loses_the_game_or_raises():
+    env, agent, illegal = _first_illegal("yodd", 3, "lose")  # an off-board cell of the hexagon's array
+    before = env.state.copy()
+    obs, rewards, terminated, truncated, infos = env.step({agent: illegal})
+    assert env.state == before  # the position is unchanged
+    assert rewards == {"black_0": -1.0, "white_0": 0.0} and terminated["__all__"] and not truncated["__all__"]
+    assert "off the board" in infos["black_0"]["illegal_action"]
+    assert set(obs) == {"black_0", "white_0"} and not any(o["action_mask"].any() for o in obs.values())
+    with pytest.raises(ValueError, match="game is over"):
+        env.step({agent: 0})
+    env, agent, illegal = _first_illegal("yodd", 3, "raise")
+    before = env.state.copy()
+    with pytest.raises(ValueError, match="black_0.*off the board"):
+        env.step({agent: illegal})
     assert env.state == before
 
 
@@ -86,6 +109,14 @@ def test_registered_env_creator_builds_the_game_by_name_and_size():
     assert env.game is make_game("yodd", 3)
     with pytest.raises(ValueError, match="allowed"):
         _global_registry.get(ENV_CREATOR, "odd_env/yodd")({"board": 3})
+
+
+def test_rllibs_env_check_passes_though_it_steps_unmasked_random_actions():
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+
+    env = rllib.GameMultiAgentEnv({"game": "yodd", "board_size": 3})  # most actions are off the board
+    for _ in range(30):
+        check_multiagent_environments(env)
 
 
 # --------------------------------------------------------------- the module
@@ -214,7 +245,8 @@ def test_two_iterations_on_local_ray_give_a_checkpoint_that_plays(tmp_path, loca
     args = tiny_args(tmp_path)
     row = train(args)
     assert row["iteration"] == 2 and row["env_steps"] >= args.train_batch_size
-    # The env raises on an illegal action and a failed step is counted: none happened.
+    # No game was lost on a masked action, no env step failed, no env runner died.
+    assert row["illegal_action_rate"] == 0.0
     assert row.get("env_step_failures", 0) == 0 and row.get("env_runner_restarts", 0) == 0
     for key in ("policy_loss", "value_loss", "entropy", "total_loss"):
         assert math.isfinite(row[key]), key
