@@ -27,9 +27,12 @@ import sys
 import time
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
+
+if TYPE_CHECKING:  # ray is imported when a run starts, so that --help and errors come fast
+    from ray.rllib.algorithms.ppo import PPOConfig
 
 
 # =============================================================== arguments
@@ -54,7 +57,7 @@ class Args:
     threads: int = 1
     """torch threads of the learner (this process)"""
     seed: int = 1
-    """seed of RLlib, torch and the league draws"""
+    """seed of RLlib (env runners, torch) and of the evaluation games (league draws follow the episode ids)"""
     channels: int = 64
     """channels of the residual trunk"""
     blocks: int = 4
@@ -151,7 +154,7 @@ def _opponents(args: Args) -> tuple[str, ...]:
 
 
 # ================================================================ the config
-def build_config(args: Args):
+def build_config(args: Args) -> PPOConfig:
     """The RLlib ``PPOConfig`` of a run: env, RLModule, league, evaluation and resources."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
