@@ -13,6 +13,8 @@ greedy     the best whole turn by group count, one turn deep (:mod:`agents.greed
 mcts       Monte Carlo tree search over steps: rollouts, or a PPO network's priors and values
            (``network=PATH``) (:mod:`agents.mcts`)
 ppo        the PPO network, once :mod:`agents.ppo` exists (registered lazily)
+rllib      a network trained on Ray RLlib (:mod:`agents.rllib`, lazily; needs
+           the ``rllib`` extra): the same kind of player as ``ppo``
 =========  ===============================================================
 
 Load one by name and options, or by the command-line spec form::
@@ -31,7 +33,7 @@ To play against an agent: ``python -m agents.play`` in a terminal (see
 :mod:`agents.play`), or ``agents.play_widget(opponent="greedy", game="xodd")``
 in Jupyter (:mod:`agents.widget`, imported on first use: it needs anywidget).
 
-This package imports numpy and numba only; torch is never imported here.
+This package imports numpy and numba only; torch and ray are never imported here.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "greedy": GreedyAgent,
     "mcts": MCTSAgent,
 }
-LAZY: dict[str, str] = {"ppo": "agents.ppo:PPOAgent"}
+LAZY: dict[str, str] = {"ppo": "agents.ppo:PPOAgent", "rllib": "agents.rllib:load_player"}
 """Names resolved on first use by importing ``module:attribute``."""
 
 

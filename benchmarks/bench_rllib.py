@@ -1,0 +1,92 @@
+"""Training throughput: RLlib (1, 2... env runners) against agents.ppo, same board, network and batch.
+
+Each case is the real command run in a fresh process (``python -m agents.ppo``
+or ``python -m agents.rllib_train`` with a local Ray of ``--num-cpus``), for
+``--iterations`` updates of ``--batch`` environment steps each; a case's rate
+is the median steps per second (sampling plus update) over its iterations
+after the first (warm-up: compilation, first weight sync). Cases run in interleaved
+rounds, so a busy machine slows them alike; the table reports the median over
+the rounds. Needs the ``rllib`` extra.
+
+    python benchmarks/bench_rllib.py --game yodd --board-size 6 --rounds 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _table import print_rate_table
+
+
+def run_case(case: str, args: argparse.Namespace, run_dir: Path) -> list[float]:
+    """Steps per second of each iteration after the first, for ``case`` ("ppo" or "rllib:RxE")."""
+    common = ["--game", args.game, "--board-size", str(args.board_size), "--channels", str(args.channels),
+              "--blocks", str(args.blocks), "--minibatch-size", str(args.minibatch_size), "--seed", "1",
+              "--run-dir", str(run_dir), "--no-tensorboard"]
+    if case == "ppo":
+        games = 128
+        cmd = [sys.executable, "-m", "agents.ppo", *common, "--num-games", str(games),
+               "--rollout-steps", str(args.batch // games), "--update-epochs", str(args.epochs),
+               "--total-steps", str(args.batch * args.iterations), "--eval-every", "0", "--eval-games", "2",
+               "--eval-opponents", "random", "--no-progress", "--threads", "1"]
+    else:
+        runners, envs = (int(x) for x in case.split(":")[1].split("x"))
+        cmd = [sys.executable, "-m", "agents.rllib_train", *common, "--env-runners", str(runners),
+               "--envs-per-env-runner", str(envs), "--train-batch-size", str(args.batch),
+               "--num-epochs", str(args.epochs), "--iterations", str(args.iterations), "--eval-every", "0",
+               "--eval-games", "2", "--eval-opponents", "random", "--num-cpus", str(args.num_cpus),
+               "--threads", "1"]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    with open(run_dir / "metrics.csv") as f:
+        rates = [float(row["steps_per_second"]) for row in csv.DictReader(f)]
+    # The final evaluation (2 games against random) is outside the iterations' times.
+    if len(rates) < 2:
+        raise SystemExit("--iterations must be 2 or more (the first is not measured)")
+    return rates[1:]
+
+
+def main() -> None:
+    """Run the cases in interleaved rounds and print a markdown table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default="yodd")
+    parser.add_argument("--board-size", type=int, default=6)
+    parser.add_argument("--channels", type=int, default=64)
+    parser.add_argument("--blocks", type=int, default=4)
+    parser.add_argument("--batch", type=int, default=4096, help="environment steps per update")
+    parser.add_argument("--minibatch-size", type=int, default=1024)
+    parser.add_argument("--epochs", type=int, default=4)
+    parser.add_argument("--iterations", type=int, default=4, help="updates per case and round (the first is dropped)")
+    parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds (the median is reported)")
+    parser.add_argument("--num-cpus", type=int, default=2, help="CPUs of RLlib's local Ray")
+    parser.add_argument("--rllib-cases", default="1x1,2x1",
+                        help="comma-separated RLlib cases RUNNERSxENVS (env runners x games per runner)")
+    args = parser.parse_args()
+
+    cases = ["ppo"] + [f"rllib:{c.strip()}" for c in args.rllib_cases.split(",") if c.strip()]
+    labels = {"ppo": "agents.ppo (batched engine, 128 games)"}
+    for c in cases[1:]:
+        runners, envs = c.split(":")[1].split("x")
+        labels[c] = f"RLlib, {runners} env runner{'s' * (runners != '1')} x {envs} game{'s' * (envs != '1')}"
+    results: dict[str, list[float]] = {labels[c]: [] for c in cases}
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for r in range(args.rounds):
+            for c in cases:
+                rates = run_case(c, args, Path(tmp) / f"{c.replace(':', '_')}-{r}")
+                results[labels[c]].append(statistics.median(rates))
+                print(f"round {r + 1} {labels[c]}: {[round(x) for x in rates]}", file=sys.stderr, flush=True)
+    print(f"{args.game} {args.board_size}, network {args.channels}x{args.blocks}, {args.batch} steps per update, "
+          f"minibatch {args.minibatch_size}, {args.epochs} epochs; median over {args.rounds} rounds "
+          f"({time.perf_counter() - t0:.0f} s)\n")
+    print_rate_table("training (sampling + update)", results, labels["ppo"])
+
+
+if __name__ == "__main__":
+    main()
