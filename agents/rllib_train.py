@@ -255,7 +255,7 @@ def train(args: Args) -> dict[str, float]:
     run_dir = Path(args.run_dir)
     run_dir.mkdir(parents=True, exist_ok=True)
     (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
-    log = RunLog(run_dir, args.tensorboard, resume=False)
+    log = RunLog(run_dir, args.tensorboard)
     algo = build_config(args).build_algo()
     steps = 0
     row: dict[str, float] = {}
