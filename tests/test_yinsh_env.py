@@ -217,3 +217,28 @@ def test_random_games_end_with_consistent_rewards():
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert not e.agents
         assert {"place", "move", "destination"} <= kinds
+
+
+@pytest.mark.parametrize("blitz", [False, True])
+def test_yinsh_parallel_env_and_state(blitz):
+    import pettingzoo
+    from pettingzoo.test import parallel_api_test, state_test
+
+    from odd_env import yinsh_v0
+
+    parallel_api_test(yinsh_v0.parallel_env(blitz=blitz), num_cycles=300)
+    state_test(yinsh_v0.env(blitz=blitz), yinsh_v0.parallel_env(blitz=blitz), num_cycles=100)
+    par = pettingzoo.make("parallel", "odd_env/yinsh-v0", blitz=blitz)
+    obs, infos = par.reset(seed=0)
+    assert infos["white_0"]["active_agent"] == "white_0"
+    # The global state is White's view whoever decides: equal to the observation of
+    # white_0 when White decides, and the same object for both agents' steps.
+    raw = yinsh_v0.raw_env(blitz=blitz)
+    raw.reset(seed=0)
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        state = raw.state()
+        assert raw.state_space.contains(state)
+        assert np.array_equal(state, raw.observe("white_0")["observation"])
+        mask = raw.observe(raw.agent_selection)["action_mask"]
+        raw.step(int(rng.choice(np.flatnonzero(mask))))
