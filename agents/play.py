@@ -5,6 +5,7 @@ Command line::
     python -m agents.play --game yodd --board-size 6 --opponent mcts:simulations=200 --as black
     python -m agents.play --opponent ppo:path=runs/y4/last.pt --as random --seed 3
     python -m agents.play --load runs/play/xodd7-20260101-120000.txt     # go on with a saved game
+    python -m agents.play --game yinsh --blitz --opponent mcts:simulations=200 --as black
 
 The board is drawn with its coordinates (coloured when standard output is a
 terminal, ``NO_COLOR`` is unset and ``--no-color`` is not given), with the
@@ -24,11 +25,20 @@ move in the game's notation (docs/rules/xodd_yodd.md section 8):
 ``help``         this list
 ===============  ===========================================================
 
+YINSH (``--game yinsh``, ``--variant blitz`` or ``--blitz`` for the blitz
+game) is written as in its records (docs/rules/yinsh.md section 6), one or
+more of your decisions on a line: ``E5`` (place a ring), ``E4-E10`` (choose
+the ring on E4 and move it to E10), ``xE5-E9`` (remove a row by its ends),
+``rE5`` (remove a ring), ``pass``. The status line says who decides what,
+the rings removed and the markers left in the pool. Its agents are random
+and mcts (the default, also for hints); greedy plays Xodd and Yodd only.
+
 An illegal or unreadable move gets one line saying why (the rules' reason)
 and the prompt again. At the end the result and the group counts are shown
 and the record is saved to ``--save`` (default
 ``runs/play/<game><size>-<time>.txt``), a :class:`~odd_env.records.GameRecord`
-text that ``--load`` and ``GameRecord.load`` read back.
+text (for YINSH a :class:`~odd_env.records.YinshRecord`) that ``--load`` and
+``GameRecord.load`` (``YinshRecord.load``) read back.
 
 The game logic is :class:`agents.play_session.PlaySession`; this module only
 reads lines and prints.
@@ -46,9 +56,6 @@ from typing import Sequence, TextIO
 from .play_session import ADAPTERS, DEFAULT_SIZES, PlaySession, load_record
 
 COMMANDS = """commands:
-  Bc4 / Wc4      a stone of either colour (a bare cell c4 is your colour)
-  Bc4,Wd5        a two-stone turn on one line
-  pass / end     pass (step 1) or end the turn after one stone (step 2)
   undo           take back your last decision (and the agent's replies)
   hint [SPEC]    what an agent would play here (default: {hint})
   save FILE      write the record to FILE
@@ -139,7 +146,7 @@ class TerminalGame:
 
     def _play(self) -> int:
         s = self.session
-        self.say(f"{s.adapter.game} {s.adapter.size}: {s.players()}. Type a move or 'help'.")
+        self.say(f"{s.adapter.label}: {s.players()}. Type a move or 'help'.")
         if s.last_reply:
             self.say(f"{s.opponent_label} ({s.agent_name}) plays {s.describe(s.last_reply)}")
         self.board()
@@ -167,8 +174,8 @@ class TerminalGame:
         word, _, rest = line.partition(" ")
         word, rest = word.lower(), rest.strip()
         if word in ("help", "?"):
-            self.say(COMMANDS.format(hint=s.hint_spec))
             self.say(f"a move: {s.adapter.move_help}")
+            self.say(COMMANDS.format(hint=s.hint_spec))
         elif word == "undo":
             try:
                 undone = s.undo()
@@ -207,22 +214,26 @@ def build_parser() -> argparse.ArgumentParser:
     sizes = ", ".join(f"{g} {n}" for g, n in DEFAULT_SIZES.items())
     p = argparse.ArgumentParser(
         prog="python -m agents.play",
-        description="Play Xodd or Yodd against an agent in the terminal.",
-        epilog="At the prompt: a move (Bc4, Wc4, c4, Bc4,Wd5, pass, end), undo, hint [SPEC], "
-               "save FILE, quit, help.",
+        description="Play Xodd, Yodd or YINSH against an agent in the terminal.",
+        epilog="At the prompt: a move (Bc4, Wc4, c4, Bc4,Wd5, pass, end; YINSH: E5, E4-E10, xE5-E9, rE5, "
+               "pass), undo, hint [SPEC], save FILE, quit, help.",
     )
     p.add_argument("--game", choices=sorted(ADAPTERS), default=None,
                    help="which game (default: the game of --load or of a network, else xodd)")
     p.add_argument("--board-size", type=int, default=None,
-                   help=f"Xodd side n or Yodd base n (default: the network's board, else {sizes})")
-    p.add_argument("--opponent", default="greedy", metavar="SPEC",
+                   help=f"Xodd side n or Yodd base n (default: the network's board, else {sizes}; "
+                        "YINSH has one board)")
+    p.add_argument("--variant", choices=("blitz",), default=None,
+                   help="YINSH blitz (the first ring removed wins); default the standard game")
+    p.add_argument("--blitz", action="store_true", help="the same as --variant blitz")
+    p.add_argument("--opponent", default=None, metavar="SPEC",
                    help="the agent: name[:key=value,...], e.g. greedy, mcts:simulations=200, "
-                        "ppo:path=runs/y4/last.pt (default greedy)")
+                        "ppo:path=runs/y4/last.pt (default greedy; for YINSH mcts:simulations=100)")
     p.add_argument("--as", dest="human", choices=("black", "white", "random"), default="black",
                    help="your colour (default black; random draws it with --seed)")
     p.add_argument("--seed", type=int, default=None, help="seeds the agent and --as random")
-    p.add_argument("--hint", default="greedy", metavar="SPEC",
-                   help="the agent that 'hint' asks (default greedy)")
+    p.add_argument("--hint", default=None, metavar="SPEC",
+                   help="the agent that 'hint' asks (default: as --opponent's default)")
     p.add_argument("--load", default=None, metavar="FILE", help="go on with a saved game (a record)")
     p.add_argument("--save", default=None, metavar="FILE",
                    help="where the record goes at the end (default runs/play/<game><size>-<time>.txt)")
@@ -234,17 +245,22 @@ def make_session(args: argparse.Namespace) -> PlaySession:
     """The session the arguments describe; ValueError saying what is wrong."""
     actions: list[int] = []
     game, size = args.game, args.board_size
+    variant = "blitz" if args.blitz else args.variant
     if args.load is not None:
         try:
-            loaded_game, loaded_size, actions = load_record(args.load)
+            loaded_game, loaded_size, loaded_variant, actions = load_record(args.load)
         except OSError as e:
             raise ValueError(f"cannot read --load {args.load}: {e.strerror or e}") from None
-        if game not in (None, loaded_game) or size not in (None, loaded_size):
-            raise ValueError(f"--load {args.load} is a game of {loaded_game} {loaded_size}, "
-                             f"not {game or loaded_game} {size or loaded_size}")
-        game, size = loaded_game, loaded_size
+        loaded = " ".join(str(w) for w in (loaded_game, loaded_size or "", loaded_variant) if w)
+        wanted = " ".join(str(w) for w in (game or loaded_game, size or loaded_size or "", variant or loaded_variant)
+                          if w)
+        if game not in (None, loaded_game) or size not in (None, loaded_size) or variant not in (None, loaded_variant):
+            raise ValueError(f"--load {args.load} is a game of {loaded}, not {wanted}")
+        game, size, variant = loaded_game, loaded_size or None, loaded_variant
+    if variant and game not in (None, "yinsh"):
+        raise ValueError(f"--variant {variant} is a variant of YINSH: add --game yinsh")
     return PlaySession(game, size, opponent=args.opponent, human=args.human,
-                       seed=args.seed, hint=args.hint, actions=actions)
+                       seed=args.seed, hint=args.hint, actions=actions, variant=variant)
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
@@ -260,7 +276,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         print(f"{parser.prog}: error: {e}", file=sys.stderr)
         return 2
     a = session.adapter
-    default = Path("runs", "play", f"{a.game}{a.size}-{time.strftime('%Y%m%d-%H%M%S')}.txt")
+    default = Path("runs", "play", f"{a.label.replace(' ', '')}-{time.strftime('%Y%m%d-%H%M%S')}.txt")
     save = Path(args.save) if args.save else default
     game = TerminalGame(session, save, use_colour(stdout, args.no_color), stdin, stdout)
     return game.run()

@@ -16,8 +16,10 @@ What differs between games (reading a move, naming an action, the status
 line, the pictures, the record) is behind a :class:`GameAdapter`;
 :class:`OddAdapter` serves Xodd and Yodd. The session itself only uses the
 position interface (``to_move``, ``is_terminal``, ``legal_action_mask()``,
-``apply()``, ``copy()``) and :mod:`agents`, so another game (YINSH) needs an
-adapter and an entry in :data:`ADAPTERS`, and nothing else here.
+``apply()``, ``copy()``) and :mod:`agents`; :class:`YinshAdapter` serves YINSH
+(standard and blitz), one decision an action (docs/rules/yinsh.md sections 3
+and 4). Another game needs an adapter and an entry in :data:`ADAPTERS`, and
+nothing else here.
 """
 
 from __future__ import annotations
@@ -30,11 +32,19 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from odd_env.core import yinsh_kernels as YK
 from odd_env.core.geometry import geometry as make_geometry
 from odd_env.core.state import COLOUR_NAMES, GameState
+from odd_env.core.yinsh import NUM_POINTS, PASS_ACTION, ROW_PREFIX, YinshState, parse_point, point_name
+from odd_env.core.yinsh import PLAYER_NAMES as YINSH_PLAYERS
+from odd_env.core.yinsh import tables as yinsh_tables
+from odd_env.game import make as make_game
 from odd_env.notation import END_TURN, PASS, action_name, parse_action, parse_cell, stone_action, stone_name
-from odd_env.records import GameRecord, illegal_reason
+from odd_env.records import GameRecord, YinshRecord, illegal_reason
 from odd_env.render import board_layout, to_svg, to_text
+from odd_env.yinsh_render import to_svg as yinsh_svg
+from odd_env.yinsh_render import to_text as yinsh_text
+from odd_env.yinsh_render import yinsh_layout
 
 from . import load
 from .base import Agent
@@ -57,6 +67,13 @@ class GameAdapter(ABC):
     """Names of player 0 and player 1."""
     move_help: str = ""
     """What a move looks like, for the terminal's help."""
+    default_agent: str = "greedy"
+    """The agent spec of the opponent and of hints when none is given."""
+
+    @property
+    def label(self) -> str:
+        """The game and its board as one name: ``"xodd 7"``, ``"yinsh blitz"``."""
+        return f"{self.game} {self.size}"
 
     @abstractmethod
     def new_state(self) -> Any:
@@ -105,6 +122,10 @@ class GameAdapter(ABC):
     def button_action(self, state: Any) -> tuple[str, int] | None:
         """The label and action of the move that has a button (pass / end turn), or None where it is illegal."""
 
+    def choices(self, state: Any) -> list[tuple[str, int]]:
+        """Moves offered as a list of buttons (label, action), e.g. YINSH's rows to remove; [] by default."""
+        return []
+
     # pictures
     @abstractmethod
     def text(self, state: Any, colour: bool = False) -> str:
@@ -142,8 +163,10 @@ class OddAdapter(GameAdapter):
         "(Bc4,Wd5), pass, or end (after one stone)"
     )
 
-    def __init__(self, game: str, size: int):
+    def __init__(self, game: str, size: int, variant: str = ""):
         """The adapter of ``game`` ("xodd" or "yodd") at ``size``; ValueError for a board that does not exist."""
+        if variant:
+            raise ValueError(f"{game} has no variants, got variant {variant!r} (blitz is a variant of YINSH)")
         self.geometry = make_geometry(game, size)
         self.game = game
         self.size = int(size)
@@ -284,23 +307,236 @@ def _first_stone(state: GameState) -> str:
     return stone_name(g, state.first_stone, int(state.board[state.first_stone]) - 1)
 
 
-ADAPTERS: dict[str, Callable[[str, int], GameAdapter]] = {"xodd": OddAdapter, "yodd": OddAdapter}
-"""The games one can play, and the adapter of each (called with the game and the size)."""
+_YINSH_ANSI = {
+    "W": "\x1b[1;30;107m",  # a white ring: as a white stone
+    "B": "\x1b[1;97;40m",  # a black ring: as a black stone
+    "w": "\x1b[30;47m",
+    "b": "\x1b[97;100m",
+    "[": "\x1b[1;31m",
+    "]": "\x1b[1;31m",
+    "(": "\x1b[1;31m",
+    ")": "\x1b[1;31m",
+    ".": "\x1b[2m",
+}
+
+
+class YinshAdapter(GameAdapter):
+    """YINSH, standard or blitz: one decision an action, moves in the notation of docs/rules/yinsh.md section 6.
+
+    A line in the terminal holds one or more decisions of the same player, as
+    in records: ``E5`` (place a ring), ``E4-E10`` (choose the ring on E4 and
+    move it: two decisions), ``E4`` alone at a move (choose the ring only),
+    ``xE5-E9`` (remove a row), ``rE5`` (remove a ring), ``pass``. A click on
+    a point is the point action of the decision; at a row removal it is the
+    one legal row through the point (the rows are also :meth:`choices`).
+    """
+
+    player_names = YINSH_PLAYERS
+    move_help = ("a ring placed (E5), a ring moved (E4-E10, or E4 then E10), a row removed (xE5-E9), "
+                 "a ring removed (rE5), or pass; several of your decisions may share a line (E4-E10 xE5-E9 rB3)")
+    default_agent = "mcts:simulations=100"
+
+    def __init__(self, game: str = "yinsh", size: int | None = None, variant: str = ""):
+        """The adapter of YINSH (``variant`` "" or "blitz"); ValueError for a size (YINSH has one board)."""
+        if size not in (None, 0):
+            raise ValueError(f"YINSH has one board: give no board size, got {size!r}")
+        self.game_spec = make_game("yinsh", variant=variant)  # ValueError naming the variants
+        self.game = "yinsh"
+        self.size = 0
+        self.blitz = self.game_spec.variant == "blitz"
+
+    @property
+    def label(self) -> str:
+        """``"yinsh"`` or ``"yinsh blitz"``."""
+        return self.game_spec.label
+
+    def new_state(self) -> YinshState:
+        """The empty board, White to place a ring."""
+        return YinshState(blitz=self.blitz)
+
+    def fits(self, agent: Agent) -> str | None:
+        """Greedy (and MCTS with greedy parts) play Xodd and Yodd only; a network must be of this game."""
+        if agent.name == "greedy" or "greedy" in (getattr(agent, "rollout", None), getattr(agent, "prior", None)):
+            return (f"{agent.label} uses the greedy player, which plays Xodd and Yodd only; "
+                    "for YINSH use random or mcts (rollout=random, prior=none)")
+        own = getattr(agent, "game", None)
+        if own is not None and own is not self.game_spec:
+            return f"{agent.label} plays {own.label}, not {self.label}"
+        return None
+
+    def parse(self, state: YinshState, text: str) -> list[int]:
+        """The decisions of one line (``E5``, ``E4-E10``, ``xE5-E9``, ``rE5``, ``pass``; several
+        space-separated), each checked legal."""
+        if not isinstance(text, str) or not text.strip():
+            raise ValueError(f"empty move: expected {self.move_help}")
+        trial = state.copy()
+        actions: list[int] = []
+        previous = ""
+        for word in text.split():
+            if actions and (trial.is_terminal or trial.to_move != state.to_move):
+                after = "the game is over" if trial.is_terminal else f"{YINSH_PLAYERS[trial.to_move]} decides next"
+                raise ValueError(f"{word!r} cannot follow {previous!r}: {after}")
+            previous = word
+            for action in self._word_actions(trial, word):
+                reason = trial.why_illegal(action)
+                if reason is not None:
+                    raise ValueError(f"{word} is illegal: {reason}")
+                trial.apply(action)
+                actions.append(action)
+        return actions
+
+    @staticmethod
+    def _word_actions(state: YinshState, word: str) -> list[int]:
+        """The actions one word names at ``state``'s decision (``E4-E10`` at a move: the ring, then where it goes)."""
+        parts = word.split("-")
+        if state.decision == YK.KIND_MOVE and len(parts) == 2 and not word.lower().startswith(ROW_PREFIX):
+            try:
+                return [parse_point(parts[0]), parse_point(parts[1])]
+            except ValueError as e:
+                raise ValueError(f"{word!r}: {e}") from None
+        try:
+            return [state.parse_action(word)]
+        except ValueError as e:
+            raise ValueError(f"{word!r}: {e} (expected {_YINSH_EXPECTED[state.decision_name]})") from None
+
+    def action_name(self, state: YinshState, action: int) -> str:
+        """``E5``, ``E4-`` (a ring chosen to move), ``E4-E10``, ``xE5-E9``, ``rE5`` or ``pass``."""
+        name = state.action_to_string(action)
+        # As a record writes a turn in progress: "E4-" is a ring chosen, "E4" would read as one placed.
+        return f"{name}-" if state.decision == YK.KIND_MOVE and action != PASS_ACTION else name
+
+    def illegal(self, state: YinshState, action: int) -> str | None:
+        """None if legal, else ``"E5 is illegal: E5 is occupied by a white ring: ..."``."""
+        reason = state.why_illegal(action)
+        if reason is None:
+            return None
+        try:
+            name = self.action_name(state, action)
+        except ValueError:  # not an action at all: the reason says so
+            return reason
+        return f"{name} is illegal: {reason}"
+
+    def decision(self, state: YinshState) -> str:
+        """What to decide and how to write it, the rings removed and the pool."""
+        if state.is_terminal:
+            return "game over"
+        kind = state.decision_name
+        what = _YINSH_EXPECTED[kind]
+        if kind == "destination":
+            ring = point_name(state.chosen_ring)
+            what = f"move the ring on {ring} ({ring}-E10, or the point alone)"
+        if state.resolving_opponent_rows:
+            what += " made by the opponent's move"
+        w, b = state.rings_removed
+        return f"{what}; rings removed: white {w}, black {b}; pool {state.pool}"
+
+    def result(self, state: YinshState) -> str:
+        """``white wins; rings removed: white 1, black 0``."""
+        w, b = state.rings_removed
+        head = "a draw" if state.is_draw else f"{YINSH_PLAYERS[state.winner]} wins"
+        return f"{head}; rings removed: white {w}, black {b}; pool {state.pool}"
+
+    def click_action(self, state: YinshState, point: int, alternative: bool = False) -> int:
+        """The point action of the decision; at a row removal, the one legal row through ``point``."""
+        if alternative:
+            raise ValueError("a click on a YINSH point has one meaning (there is no other colour to place)")
+        point_name(point)  # ValueError naming the valid points
+        if state.decision != YK.KIND_ROW:
+            return int(point)
+        rows = [int(a) for a in state.legal_actions() if point in _row_points(int(a))]
+        if len(rows) == 1:
+            return rows[0]
+        names = ", ".join(state.action_to_string(a) for a in state.legal_actions())
+        if not rows:
+            raise ValueError(f"{point_name(point)} is in no row you can remove (here: {names})")
+        raise ValueError(f"{point_name(point)} is in {len(rows)} rows you can remove: choose one with its button "
+                         f"or click a point only it holds (here: {names})")
+
+    def click_alternatives(self, state: YinshState) -> None:
+        """None: a click has one meaning."""
+        return None
+
+    def button_action(self, state: YinshState) -> tuple[str, int] | None:
+        """``("pass", 484)`` where no ring can move, else None."""
+        if state.is_terminal or not state.legal_action_mask()[PASS_ACTION]:
+            return None
+        return "pass", PASS_ACTION
+
+    def choices(self, state: YinshState) -> list[tuple[str, int]]:
+        """The legal rows as ``(name, action)`` at a row removal, else []."""
+        if state.is_terminal or state.decision != YK.KIND_ROW:
+            return []
+        return [(state.action_to_string(int(a)), int(a)) for a in state.legal_actions()]
+
+    def text(self, state: YinshState, colour: bool = False) -> str:
+        """:func:`odd_env.yinsh_render.to_text`; rings and markers coloured with ``colour``."""
+        out = yinsh_text(state)
+        if not colour:
+            return out
+        lines = out.split("\n")
+        # Only the board rows: the letter lines and the status line have nothing to colour.
+        for i in range(1, len(lines) - 2):
+            lines[i] = "".join(f"{_YINSH_ANSI[ch]}{ch}{_ANSI_RESET}" if ch in _YINSH_ANSI else ch for ch in lines[i])
+        return "\n".join(lines)
+
+    def svg(self, state: YinshState, actions: Sequence[int], cell_px: float = 40) -> str:
+        """:func:`odd_env.yinsh_render.to_svg` with the legal actions marked and the latest ring move drawn."""
+        return yinsh_svg(state, show_legal=True, cell_px=cell_px)
+
+    def click_points(self, cell_px: float = 40) -> tuple[list[tuple[int, float, float]], float]:
+        """Every point's centre in the picture; a click counts within half a point spacing of it."""
+        lay = yinsh_layout(cell_px)
+        points = np.flatnonzero(YinshState.geometry.onboard)
+        return [(int(x), *lay.centre(int(x))) for x in points], 0.5 * float(cell_px)
+
+    def record_text(self, actions: Sequence[int], comment: str = "") -> str:
+        """A :class:`~odd_env.records.YinshRecord` as text (``YinshRecord.load`` reads it back)."""
+        text = YinshRecord.from_actions(actions, blitz=self.blitz).to_text()
+        return (f"# {comment}\n" if comment else "") + text
+
+
+_YINSH_EXPECTED = {
+    "place": "place a ring (E5)",
+    "move": "choose a ring and move it (E4-E10, or E4 to choose it)",
+    "destination": "move the chosen ring (E4-E10, or the point alone)",
+    "remove_row": "remove a row of five of your markers (xE5-E9)",
+    "remove_ring": "remove one of your rings (rE5)",
+    "pass": "pass, as no ring of yours can move (pass)",
+    "over": "nothing: the game is over",
+}
+
+
+def _row_points(action: int) -> list[int]:
+    """The five points of row action ``action`` (docs/rules/yinsh.md section 4)."""
+    d, start = divmod(action - NUM_POINTS, NUM_POINTS)
+    return [start] + [int(y) for y in yinsh_tables().rays[start, d, :4]]
+
+
+ADAPTERS: dict[str, Callable[[str, int | None, str], GameAdapter]] = {
+    "xodd": OddAdapter, "yodd": OddAdapter, "yinsh": YinshAdapter}
+"""The games one can play, and the adapter of each (called with the game, the size and the variant)."""
 DEFAULT_SIZES = {"xodd": 7, "yodd": 5}
 """Board size of each game when none is given (small enough for a game of a few minutes)."""
 
 
-def adapter(game: str, size: int | None = None) -> GameAdapter:
-    """The adapter of ``game`` at ``size`` (default :data:`DEFAULT_SIZES`); ValueError naming the games."""
+def adapter(game: str, size: int | None = None, variant: str = "") -> GameAdapter:
+    """The adapter of ``game`` at ``size`` (default :data:`DEFAULT_SIZES`) and ``variant``
+    (``"blitz"`` for YINSH); ValueError naming the games."""
     if game not in ADAPTERS:
         raise ValueError(f"unknown game {game!r}: expected one of {', '.join(sorted(ADAPTERS))}")
-    return ADAPTERS[game](game, DEFAULT_SIZES[game] if size is None else size)
+    return ADAPTERS[game](game, DEFAULT_SIZES.get(game) if size is None else size, variant)
 
 
-def load_record(path: str | os.PathLike) -> tuple[str, int, list[int]]:
-    """(game, size, actions) of a saved record; ValueError naming the file and line if it is bad."""
-    rec = GameRecord.load(path)
-    return rec.game, rec.size, list(rec.actions)
+def load_record(path: str | os.PathLike) -> tuple[str, int, str, list[int]]:
+    """(game, size, variant, actions) of a saved record (Xodd/Yodd or YINSH, told by its header line);
+    ValueError naming the file and line if it is bad, OSError if it cannot be read."""
+    with open(path, encoding="utf-8", errors="replace") as f:
+        words = next((w for w in (line.split("#", 1)[0].split() for line in f) if w), [""])
+    if words[0].lower() == "yinsh":
+        rec = YinshRecord.load(path)
+        return "yinsh", 0, "blitz" if rec.blitz else "", list(rec.actions)
+    odd = GameRecord.load(path)
+    return odd.game, odd.size, "", list(odd.actions)
 
 
 # ---------------------------------------------------------------- the session
@@ -326,17 +562,21 @@ class PlaySession:
     """A game of a person against an agent: position, history (for undo), the agent's replies, the record.
 
     Args:
-        game: ``"xodd"`` or ``"yodd"`` (any key of :data:`ADAPTERS`); default:
-            the agent's game when it is built for one board (a network), else xodd.
+        game: ``"xodd"``, ``"yodd"`` or ``"yinsh"`` (any key of :data:`ADAPTERS`);
+            default: the agent's game when it is built for one (a network), else xodd.
         board_size: the board size; default: the agent's board when it has
-            one, else :data:`DEFAULT_SIZES`.
+            one, else :data:`DEFAULT_SIZES` (YINSH has one board: none).
         opponent: an agent spec (``"mcts:simulations=200"``) or an
-            :class:`~agents.base.Agent`.
+            :class:`~agents.base.Agent`; default: the adapter's
+            :attr:`~GameAdapter.default_agent` (greedy; for YINSH, mcts).
         human: the person's colour: ``"black"``, ``"white"`` (or 0, 1) or
             ``"random"`` (drawn with ``seed``).
         seed: seeds the agent and the random colour, so a game repeats.
-        hint: the agent spec that :meth:`hint` asks by default.
+        hint: the agent spec that :meth:`hint` asks by default (default:
+            the adapter's :attr:`~GameAdapter.default_agent`).
         actions: actions to replay first (a saved game to go on with).
+        variant: the game's variant (``"blitz"`` for YINSH; default: the
+            agent's when it is built for one game, else the standard game).
 
     The agent replies at once whenever the turn passes to it (also on
     construction when it plays first). Bad arguments raise ValueError.
@@ -346,30 +586,37 @@ class PlaySession:
         self,
         game: str | None = None,
         board_size: int | None = None,
-        opponent: str | Agent = "greedy",
+        opponent: str | Agent | None = None,
         human: str | int = "black",
         seed: int | None = None,
-        hint: str = "greedy",
+        hint: str | None = None,
         actions: Sequence[int] = (),
+        variant: str | None = None,
     ):
+        if opponent is None:  # the game's default agent: the game must be known without one
+            self.adapter = adapter(game or "xodd", board_size, variant or "")
+            opponent = self.adapter.default_agent
         agent = _load(opponent, "the opponent") if isinstance(opponent, str) else opponent
         if not isinstance(agent, Agent):
             raise ValueError(f"opponent must be an agent spec or an Agent, got {type(opponent).__name__}")
-        own = getattr(agent, "geometry", None)  # the one board of a network; None for the others
+        own = getattr(agent, "game", None)  # the one game of a network; None for the others
         if game is None:
-            game = own.game if own is not None else "xodd"
-        if board_size is None and own is not None and own.game == game:
-            board_size = own.size
-        self.adapter = adapter(game, board_size)
+            game = own.name if own is not None else "xodd"
+        if own is not None and own.name == game:
+            if board_size is None and getattr(agent, "geometry", None) is not None:
+                board_size = own.size  # a network's board (an agent of a game's default board sets none)
+            if variant is None:
+                variant = own.variant
+        self.adapter = adapter(game, board_size, variant or "")
         reason = self.adapter.fits(agent)
         if reason is not None:
             raise ValueError(f"the opponent cannot play this board: {reason}")
         self.opponent = agent
         self.opponent_label = opponent if isinstance(opponent, str) else agent.label
         self.seed = seed
-        self.hint_spec = hint
+        self.hint_spec = hint or self.adapter.default_agent
         self._hint_agents: dict[str, Agent] = {}
-        self._hint_agent(hint)  # a bad spec is an error now, not at the first hint
+        self._hint_agent(self.hint_spec)  # a bad spec is an error now, not at the first hint
         self.human = self._colour(human, seed)
         self._start(actions)
 
@@ -595,11 +842,12 @@ class PlaySession:
     @classmethod
     def from_record(cls, path: str | os.PathLike, **kwargs: Any) -> PlaySession:
         """A session going on from a saved record (the other arguments as for the constructor)."""
-        game, size, actions = load_record(path)
-        return cls(game, size, actions=actions, **kwargs)
+        game, size, variant, actions = load_record(path)
+        return cls(game, size or None, actions=actions, variant=variant, **kwargs)
 
     def __repr__(self) -> str:
-        return f"PlaySession({self.adapter.game} {self.adapter.size}, {self.players()}; {self.status()})"
+        return f"PlaySession({self.adapter.label}, {self.players()}; {self.status()})"
 
 
-__all__ = ["ADAPTERS", "DEFAULT_SIZES", "GameAdapter", "Move", "OddAdapter", "PlaySession", "adapter", "load_record"]
+__all__ = ["ADAPTERS", "DEFAULT_SIZES", "GameAdapter", "Move", "OddAdapter", "PlaySession", "YinshAdapter", "adapter",
+           "load_record"]

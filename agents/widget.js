@@ -4,6 +4,7 @@
 // of the buttons) and sends back messages; every rule lives in Python:
 //   {type: "click", cell, colour: "own" | "opponent", ply}
 //   {type: "button", name: "pass" | "undo" | "hint" | "new", as?, ply}
+//   {type: "choose", action, ply}   (one of `choices`, [label, action]: YINSH's rows)
 // A click hits the nearest point of `points` ([point, x, y] in the SVG's
 // pixels) within `pick_radius`; the SVG may be scaled, so the click is mapped
 // back through the SVG's screen transform.
@@ -50,8 +51,10 @@ function render({ model, el }) {
   const newColour = element("select", "odd-play-new-colour");
   buttons.append(passButton, undoButton, hintButton, newButton, newColour);
 
+  const choices = element("div", "odd-play-choices");
+
   const message = element("div", "odd-play-message");
-  el.append(players, status, toggle, board, buttons, message);
+  el.append(players, status, toggle, board, choices, buttons, message);
 
   const send = (content) => model.send({ ...content, ply: model.get("ply") });
   passButton.addEventListener("click", () => send({ type: "button", name: "pass" }));
@@ -108,11 +111,20 @@ function render({ model, el }) {
       newColour.value = model.get("human");
     }
 
+    const offered = model.get("choices");
+    choices.style.display = offered.length ? "" : "none";
+    choices.replaceChildren(...offered.map(([label, action]) => {
+      const button = element("button", "odd-play-choice", label);
+      button.disabled = busy;
+      button.addEventListener("click", () => send({ type: "choose", action }));
+      return button;
+    }));
+
     message.textContent = model.get("message");
     message.classList.toggle("odd-play-error", model.get("message_is_error"));
   }
 
-  const traits = ["svg", "players", "status", "click_labels", "button_label", "can_undo",
+  const traits = ["svg", "players", "status", "click_labels", "button_label", "choices", "can_undo",
     "your_turn", "busy", "message", "message_is_error", "human", "colour_names", "ply"];
   for (const name of traits) model.on(`change:${name}`, update);
   update();

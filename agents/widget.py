@@ -12,6 +12,13 @@ toggle above the board (or shift-click) places one of the opponent's colour.
 Buttons: pass / end turn, undo (back to your previous decision), hint, and a
 new game (with the colour you choose). The agent replies by itself.
 
+YINSH (``agents.play_widget(game="yinsh", variant="blitz", opponent="random")``):
+a click on a point is the point action of the decision: place a ring, choose
+the ring to move, its destination, or the ring to remove. A row to remove is
+chosen by a click on a point that only it holds, or with its button (the
+legal rows are listed as buttons while a row is to be removed). Pass has its
+button when it is legal.
+
 The widget is an `anywidget <https://anywidget.dev>`_ (install the
 ``notebooks`` extra: ``pip install -e ".[notebooks]"``). Its front end
 (``widget.js``) draws what the Python side sends and sends back
@@ -24,6 +31,7 @@ a browser::
     w.handle_message({"type": "button", "name": "undo"})
     w.handle_message({"type": "button", "name": "hint"})
     w.handle_message({"type": "button", "name": "new", "as": "white"})    # or "black", "random"
+    w.handle_message({"type": "choose", "action": 250})                   # a listed choice (a YINSH row)
 
 A message may carry ``"ply"``, the number of moves the board showed when it
 was sent: one that no longer matches (a click made while the agent was
@@ -73,6 +81,8 @@ class PlayWidget(anywidget.AnyWidget):
     """Labels of a click and of the alternative click (the colours), or [] when a click has one meaning."""
     button_label = t.Unicode("").tag(sync=True)
     """``"pass"`` or ``"end turn"``; empty where neither is legal."""
+    choices = t.List([]).tag(sync=True)
+    """``[label, action]`` of the moves offered as buttons (YINSH's rows to remove); [] when none."""
     can_undo = t.Bool(False).tag(sync=True)
     your_turn = t.Bool(False).tag(sync=True)
     busy = t.Bool(False).tag(sync=True)
@@ -110,6 +120,7 @@ class PlayWidget(anywidget.AnyWidget):
         self.click_labels = [f"{labels[0]} (yours)", f"{labels[1]} (opponent's)"] if labels else []
         button = s.adapter.button_action(state) if s.your_turn else None
         self.button_label = button[0] if button else ""
+        self.choices = [list(c) for c in s.adapter.choices(state)] if s.your_turn else []
         self.can_undo = s.can_undo
         self.your_turn = s.your_turn
         self.human = s.human_name
@@ -151,8 +162,14 @@ class PlayWidget(anywidget.AnyWidget):
             self._move(lambda: s.click(cell, alternative=colour == "opponent", reply=False))
         elif kind == "button":
             self._button(content.get("name"), content)
+        elif kind == "choose":
+            action = content.get("action")
+            offered = [a for _, a in s.adapter.choices(s.state)] if s.your_turn else []
+            if action not in offered:
+                raise ValueError(f"action {action!r} is not one of the choices offered now ({offered or 'none'})")
+            self._move(lambda: s.play(action, reply=False))
         else:
-            raise ValueError(f"unknown message type {kind!r}: expected 'click' or 'button'")
+            raise ValueError(f"unknown message type {kind!r}: expected 'click', 'button' or 'choose'")
 
     def _button(self, name: Any, content: dict) -> None:
         s = self.session
@@ -187,13 +204,14 @@ class PlayWidget(anywidget.AnyWidget):
 
 
 def play_widget(
-    opponent: str | Agent = "greedy",
+    opponent: str | Agent | None = None,
     game: str | None = None,
     board_size: int | None = None,
     human: str | int = "black",
     seed: int | None = None,
-    hint: str = "greedy",
+    hint: str | None = None,
     cell_px: float = CELL_PX,
+    variant: str | None = None,
 ) -> PlayWidget:
     """A board to play ``game`` against ``opponent`` in Jupyter (the arguments of :class:`PlaySession`).
 
@@ -201,7 +219,7 @@ def play_widget(
     a network, ``agents.play_widget(opponent=agents.load("ppo", path=...))``
     plays on the network's board.
     """
-    session = PlaySession(game, board_size, opponent=opponent, human=human, seed=seed, hint=hint)
+    session = PlaySession(game, board_size, opponent=opponent, human=human, seed=seed, hint=hint, variant=variant)
     return PlayWidget(session, cell_px=cell_px)
 
 

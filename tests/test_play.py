@@ -13,11 +13,13 @@ import pytest
 import agents
 from agents.greedy import GreedyAgent
 from agents.play import main, use_colour
-from agents.play_session import PlaySession, adapter
+from agents.play_session import PlaySession, YinshAdapter, adapter
 from agents.random_agent import RandomAgent
 from odd_env.core import BLACK, WHITE, GameState, hexhex, square
 from odd_env.notation import parse_stone
-from odd_env.records import GameRecord
+from odd_env.core.yinsh import YinshState, parse_point, point_name, row_action
+from odd_env.records import GameRecord, YinshRecord
+from odd_env.yinsh_render import yinsh_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -481,3 +483,156 @@ def test_widget_game_to_the_end_shows_the_result():
         w.handle_message({"type": "button", "name": "pass"})
     assert w.session.is_over and w.status.startswith("game over: ")
     assert "game over" in w.svg and not w.your_turn and w.button_label == "" and w.click_labels == []
+
+
+# ------------------------------------------------------------------ YINSH
+def yinsh_line(state):
+    """A legal line for the person's decision in ``state``, written as a person types it (a move in one line)."""
+    legal = [int(a) for a in state.legal_actions()]
+    if state.decision_name == "move":
+        ring = legal[0]
+        to = int(state.child(ring).legal_actions()[0])
+        return f"{point_name(ring)}-{point_name(to)}"
+    return state.action_to_string(legal[0])
+
+
+def test_yinsh_blitz_game_through_the_session():
+    s = PlaySession("yinsh", opponent="random", human="white", seed=3, hint="random", variant="blitz")
+    assert s.adapter.label == "yinsh blitz" and s.your_turn and s.state.blitz
+    assert s.status() == "your turn (white), place a ring (E5); rings removed: white 0, black 0; pool 51"
+    s.play_text("E5")
+    assert s.moves[0].name == "E5" and len(s.moves) == 2 and s.moves[1].by_agent
+    before = s.actions
+    for line, message in (("", "empty move"), ("Q99", "'Q99' is not a point of the YINSH board"),
+                          ("E5", "E5 is illegal: E5 is occupied by a white ring"),
+                          ("xE5-E9", "white must place a ring now"), ("rE5", "removes a ring")):
+        with pytest.raises(ValueError, match=re.escape(message)):
+            s.play_text(line)
+        assert s.actions == before  # nothing changed
+    lines = 0
+    while not s.is_over:
+        state = s.state
+        line = yinsh_line(state)
+        made = [m for m in s.play_text(line) if not m.by_agent]
+        if state.decision_name == "move":  # one line, two decisions: the ring, then where it goes
+            assert len(made) == 2 and made[0].name.endswith("-") and made[1].name == line
+        lines += 1
+    assert lines > 10 and s.status().startswith("game over: ") and s.outcome() in ("you won", "you lost", "a draw")
+    assert max(s.state.rings_removed) == 1  # blitz: the first ring removed ends the game
+    rec = YinshRecord.from_text(s.record_text())
+    assert rec.blitz and list(rec.actions) == s.actions and rec.replay() == s.state
+    undone = s.undo()
+    assert not undone[0].by_agent and not s.is_over and s.your_turn
+
+
+def test_yinsh_refuses_greedy_and_a_board_size():
+    for spec in ("greedy", "mcts:simulations=5,rollout=greedy"):
+        with pytest.raises(ValueError, match="plays Xodd and Yodd only; for YINSH use random or mcts"):
+            PlaySession("yinsh", opponent=spec)
+    with pytest.raises(ValueError, match="the hint agent cannot play this board"):
+        PlaySession("yinsh", opponent="random", hint="greedy")
+    with pytest.raises(ValueError, match="YINSH has one board"):
+        PlaySession("yinsh", 5, opponent="random")
+    with pytest.raises(ValueError, match="blitz is a variant of YINSH"):
+        PlaySession("xodd", 5, opponent="random", variant="blitz")
+    s = PlaySession("yinsh", human="black", seed=0)  # the default agent of YINSH: mcts, replies at once
+    assert s.opponent_label.startswith("mcts") and len(s.moves) == 1 and s.your_turn
+
+
+def test_yinsh_terminal_on_stdin_then_save_and_quit(tmp_path):
+    mid, end = tmp_path / "mid.txt", tmp_path / "end.txt"
+    # The same session the command builds (same seed), to know which lines are legal after each reply.
+    s = PlaySession("yinsh", opponent="random", human="white", seed=2, variant="blitz")
+    lines = []
+    for _ in range(4):
+        line = yinsh_line(s.state)
+        s.play_text(line)
+        lines.append(line)
+    stdin = io.StringIO("xE5-E9\nhelp\n" + "\n".join(lines) + f"\nsave {mid}\nquit\n")
+    stdout = io.StringIO()
+    assert main(["--game", "yinsh", "--blitz", "--opponent", "random", "--as", "white", "--seed", "2",
+                 "--save", str(end)], stdin, stdout) == 0
+    text = stdout.getvalue()
+    assert text.startswith("yinsh blitz: you (white) against random (black).")
+    assert "your turn (white), place a ring (E5); rings removed: white 0, black 0; pool 51" in text
+    assert "you (white)> xE5-E9\nxE5-E9 is illegal: white must place a ring now" in text
+    assert "a move: a ring placed (E5)" in text and "random (black) plays " in text
+    assert f"record saved to {mid}" in text and f"stopped before the end; record saved to {end}" in text
+    for path in (mid, end):
+        rec = YinshRecord.load(path)
+        assert rec.blitz and list(rec.actions) == s.actions and rec.replay() == s.state
+    out = io.StringIO()  # going on with the saved game
+    assert main(["--load", str(mid), "--opponent", "random", "--as", "white", "--save", str(end)],
+                io.StringIO("quit\n"), out) == 0
+    assert out.getvalue().startswith("yinsh blitz: ") and list(YinshRecord.load(end).actions) == s.actions
+
+
+def test_yinsh_bad_arguments_exit_2(capsys):
+    assert main(["--game", "yinsh", "--opponent", "greedy"]) == 2
+    assert "for YINSH use random or mcts" in capsys.readouterr().err
+    assert main(["--game", "xodd", "--blitz"]) == 2
+    assert "--variant blitz is a variant of YINSH" in capsys.readouterr().err
+
+
+def test_yinsh_rows_by_click_or_choice():
+    # White has six markers in a line (A... along column E): two overlapping rows to choose from.
+    a = YinshAdapter()
+    state = YinshState.from_position(rings={"white": ["A2", "B1", "C1", "D1", "F2"],
+                                            "black": ["H3", "I4", "J5", "K7", "G2"]},
+                                     markers={"white": ["E1", "E2", "E3", "E4", "E5", "E6"]}, blitz=True)
+    assert state.decision_name == "remove_row"
+    rows = a.choices(state)
+    assert sorted(name for name, _ in rows) == ["xE1-E5", "xE2-E6"]
+    assert a.click_action(state, parse_point("E1")) == row_action("E1", "E5")
+    assert a.click_action(state, parse_point("E6")) == row_action("E2", "E6")
+    with pytest.raises(ValueError, match="E3 is in 2 rows you can remove"):
+        a.click_action(state, parse_point("E3"))
+    with pytest.raises(ValueError, match="G5 is in no row you can remove"):
+        a.click_action(state, parse_point("G5"))
+    assert a.parse(state, "xE6-E2") == [row_action("E2", "E6")]
+    assert a.button_action(state) is None and a.choices(YinshState()) == []
+
+
+def yinsh_widget(**kwargs):
+    return agents.play_widget(**{"opponent": "random", "game": "yinsh", "variant": "blitz", "human": "white",
+                                 "seed": 0, **kwargs})
+
+
+def test_yinsh_widget_clicks_place_and_move():
+    w = yinsh_widget()
+    s = w.session
+    assert w.click_labels == [] and w.button_label == "" and w.choices == [] and w.your_turn
+    e5 = parse_point("E5")
+    x, y = next((px, py) for p, px, py in w.points if p == e5)
+    assert (x, y) == yinsh_layout(w.cell_px).centre(e5) and len(w.points) == 85
+    w.handle_message({"type": "click", "cell": e5, "ply": 0})
+    assert s.moves[0].name == "E5" and s.moves[1].by_agent and w.your_turn and not w.message_is_error
+    w.handle_message({"type": "click", "cell": e5, "ply": w.ply})  # occupied: refused, nothing changes
+    assert w.message_is_error and "occupied" in w.message and len(s.moves) == 2
+    while s.state.decision_name == "place":
+        w.handle_message({"type": "click", "cell": int(s.state.legal_actions()[0]), "ply": w.ply})
+    state = s.state
+    assert state.decision_name == "move" and w.your_turn
+    ring = int(state.legal_actions()[0])
+    w.handle_message({"type": "click", "cell": ring, "ply": w.ply})
+    assert s.state.decision_name == "destination" and w.your_turn and f"move the ring on {point_name(ring)}" in w.status
+    w.handle_message({"type": "click", "cell": ring, "ply": w.ply})  # not a destination
+    assert w.message_is_error and s.state.decision_name == "destination"
+    to = int(s.state.legal_actions()[0])
+    n = len(s.moves)
+    w.handle_message({"type": "click", "cell": to, "ply": w.ply})
+    assert not w.message_is_error and s.moves[n].name == f"{point_name(ring)}-{point_name(to)}"
+    board = s.state.board
+    assert s.state.to_move == 0 or s.is_over
+    assert board[ring] == 3 and board[to] == 1  # a white marker left behind, the white ring moved
+    w.handle_message({"type": "choose", "action": 200, "ply": w.ply})
+    assert w.message_is_error and "not one of the choices offered now" in w.message
+    w.handle_message({"type": "click", "cell": e5, "colour": "opponent", "ply": w.ply})
+    assert w.message_is_error and "one meaning" in w.message
+
+
+def test_yinsh_a_line_holds_decisions_of_one_player_only():
+    s = PlaySession("yinsh", opponent="random", human="white", seed=0)
+    with pytest.raises(ValueError, match="'F6' cannot follow 'E5': black decides next"):
+        s.play_text("E5 F6")
+    assert s.actions == []
