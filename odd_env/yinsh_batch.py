@@ -36,7 +36,7 @@ from typing import Any
 
 import numpy as np
 
-from .batch import BatchStep
+from .batch import BatchStep, OddBatch
 from .core import batch_kernels as BK
 from .core import yinsh_batch_kernels as YBK
 from .core import yinsh_kernels as K
@@ -113,16 +113,8 @@ class YinshBatch:
         np.copyto(self._mask_out, self._mask)
         return self._out
 
-    def _as_actions(self, actions: Any) -> np.ndarray:
-        if hasattr(actions, "detach"):  # a torch tensor
-            actions = actions.detach().cpu().numpy()
-        arr = np.asarray(actions)
-        if arr.shape != (self.num_games,):
-            raise ValueError(f"actions must have shape ({self.num_games},), got {arr.shape}")
-        if arr.dtype.kind not in "iu":
-            raise ValueError(f"actions must be integers, got dtype {arr.dtype}")
-        np.copyto(self._actions, arr, casting="unsafe")
-        return self._actions
+    # One check of the actions for both engines (shape, integer dtype, uint64 values reported unwrapped).
+    _as_actions = OddBatch._as_actions
 
     @property
     def last(self) -> BatchStep:

@@ -144,3 +144,13 @@ def test_random_actions_are_uniform_over_legal_actions():
     assert legal.sum() == 85 and counts[~legal].sum() == 0
     expected = 3000 / 85
     assert np.all(np.abs(counts[legal] - expected) < 5 * np.sqrt(expected))
+
+
+def test_huge_unsigned_actions_are_reported_with_their_real_value():
+    engine = YinshBatch(3)
+    engine.reset()
+    before = engine.get_states()
+    actions = np.array([0, 2**64 - 1, 0], dtype=np.uint64)
+    with pytest.raises(ValueError, match=r"illegal action 18446744073709551615 in game 1"):
+        engine.step(actions)
+    assert np.array_equal(engine.get_states(), before)
