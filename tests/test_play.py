@@ -3,8 +3,11 @@
 import io
 import os
 import re
+import select
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -332,12 +335,23 @@ def test_terminal_colours_on_a_tty_and_ctrl_c_saves(tmp_path):
     pid, fd = pty.fork()
     if pid == 0:  # the child: its standard streams are the terminal
         os.chdir(ROOT)
+        # A runner that starts the suite with SIGINT ignored (a background job of a non-interactive
+        # shell, as some CI runners do) passes that on through exec; Python then keeps it ignored and
+        # Ctrl-C would do nothing. Give the child the default disposition a user's terminal gives.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
         os.execve(sys.executable, [sys.executable, "-c", code], env)
     out = b""
+    deadline = time.monotonic() + 120
 
     def read_until(marker, count):
         nonlocal out
         while out.count(marker) < count:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                pytest.fail(f"no {marker!r} from the terminal session within 120 s; it printed:\n"
+                            + out.decode(errors="replace"))
             try:
                 data = os.read(fd, 4096)
             except OSError:  # the child closed the terminal
