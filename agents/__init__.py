@@ -11,8 +11,8 @@ name       player
 random     uniform over the legal actions (:mod:`agents.random_agent`)
 greedy     the best whole turn by group count, one turn deep (:mod:`agents.greedy`)
 mcts       Monte Carlo tree search over steps: rollouts, or a PPO network's priors and values
-           (``network=PATH``) (:mod:`agents.mcts`)
-ppo        the PPO network, once :mod:`agents.ppo` exists (registered lazily)
+           (``network=PATH`` or a pretrained name) (:mod:`agents.mcts`)
+ppo        a PPO network: ``path=`` a checkpoint or ``pretrained=`` a shipped name (:mod:`agents.ppo`, lazily)
 rllib      a network trained on Ray RLlib (:mod:`agents.rllib`, lazily; needs
            the ``rllib`` extra): the same kind of player as ``ppo``
 =========  ===============================================================
@@ -22,6 +22,11 @@ Load one by name and options, or by the command-line spec form::
     agents.load("mcts", simulations=400, seed=1)
     agents.load("mcts:simulations=200,c=1.4")
     agents.load("mcts", network="runs/x5/last.pt", simulations=200)
+    agents.load("ppo", pretrained="xodd9")          # a network shipped with the package
+    agents.load("mcts", network="xodd9", simulations=200)
+
+:func:`pretrained_networks` lists the shipped networks with their training
+steps and strength tables (:mod:`agents.pretrained`).
 
 Other modules add players with :func:`register`. A name may also be
 registered lazily as ``"module:attribute"`` (see :data:`LAZY`), imported on
@@ -44,6 +49,7 @@ from typing import Any, Callable
 from .base import Agent, infer_geometry
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .pretrained import PretrainedNetwork, pretrained_networks
 from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
@@ -173,11 +179,13 @@ __all__ = [
     "GreedyAgent",
     "LAZY",
     "MCTSAgent",
+    "PretrainedNetwork",
     "RandomAgent",
     "available",
     "infer_geometry",
     "load",
     "parse_spec",
+    "pretrained_networks",
     "register",
     "split_specs",
 ]

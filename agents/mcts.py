@@ -191,13 +191,18 @@ class MCTSAgent(Agent):
         if network is not None:
             if policy_value_fn is not None:
                 raise ValueError("mcts: give network= (a checkpoint) or policy_value_fn=, not both")
-            if not isinstance(network, (str, os.PathLike)) or not os.path.isfile(network):
-                raise ValueError(f"mcts option network must be the path of a PPO checkpoint file, got {network!r}"
+            from .pretrained import pretrained_names
+
+            shipped = pretrained_names()
+            is_name = isinstance(network, str) and network in shipped and not os.path.isfile(network)
+            if not is_name and (not isinstance(network, (str, os.PathLike)) or not os.path.isfile(network)):
+                raise ValueError(f"mcts option network must be a pretrained network's name ({', '.join(shipped) or 'none shipped'}) "
+                                 f"or the path of a PPO checkpoint file, got {network!r}"
                                  + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
             from .ppo import PPOAgent  # torch loads only for network-guided search
 
             try:
-                player = PPOAgent(path=network)
+                player = PPOAgent(pretrained=network) if is_name else PPOAgent(path=network)
             except ValueError as err:
                 raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
             policy_value_fn = player.policy_value
@@ -208,7 +213,7 @@ class MCTSAgent(Agent):
                                  f"but geometry= says {self.game.label}")
             self.game = player.game
         self.network = None if network is None else str(network)
-        """The checkpoint path of the network guiding the search, or None."""
+        """The pretrained name or checkpoint path of the network guiding the search, or None."""
         self.simulations = simulations
         self.c = c
         self.time_budget = time_budget

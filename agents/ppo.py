@@ -635,16 +635,19 @@ class Trainer:
         n = len(actions)
         self.net.train()
         stats: dict[str, list[float]] = {k: [] for k in ("policy_loss", "value_loss", "entropy", "approx_kl", "clipfrac")}
+        # Nearly equal minibatches (sizes differ by at most one) rather than slices of minibatch_size
+        # and a remainder: a remainder of one sample has no standard deviation, and its NaN
+        # advantages destroyed the network (seen on YINSH, where the sample count varies).
+        chunks = max(1, round(n / a.minibatch_size))
         for _ in range(a.update_epochs):
             perm = torch.randperm(n, device=dev)
-            for start in range(0, n, a.minibatch_size):
-                idx = perm[start : start + a.minibatch_size]
+            for idx in torch.tensor_split(perm, chunks):
                 logits, values = self.net(obs[idx])
                 logits = masked_logits(logits, mask[idx])
                 logp = torch.log_softmax(logits, dim=-1).gather(1, actions[idx, None]).squeeze(1)
                 ratio = (logp - old_logp[idx]).exp()
                 adv = adv_all[idx]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                adv = (adv - adv.mean()) / (adv.std() + 1e-8) if len(adv) > 1 else adv - adv.mean()
                 pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - a.clip_coef, 1 + a.clip_coef)).mean()
                 v_loss = 0.5 * ((values - returns[idx]) ** 2).mean()
                 entropy = masked_entropy(logits, mask[idx]).mean()
@@ -660,7 +663,7 @@ class Trainer:
                 stats["policy_loss"].append(pg_loss.item())
                 stats["value_loss"].append(v_loss.item())
                 stats["entropy"].append(entropy.item())
-            if a.target_kl and np.mean(stats["approx_kl"][-max(1, n // a.minibatch_size):]) > a.target_kl:
+            if a.target_kl and np.mean(stats["approx_kl"][-chunks:]) > a.target_kl:
                 break
         var = float(returns.var())
         explained = float("nan") if var == 0 else 1 - float((returns - old_values).var()) / var
@@ -877,14 +880,22 @@ class PPOAgent(Agent):
     name = "ppo"
 
     def __init__(self, path: str | os.PathLike | None = None, network: PolicyValueNet | None = None,
-                 greedy: bool = True, seed: int | None = None, device: str = "cpu", threads: int | None = 1):
+                 greedy: bool = True, seed: int | None = None, device: str = "cpu", threads: int | None = 1,
+                 pretrained: str | None = None):
         super().__init__(seed=seed)
-        if (path is None) == (network is None):
-            raise ValueError("ppo: give exactly one of path= (a checkpoint) or network=")
+        if sum(x is not None for x in (path, network, pretrained)) != 1:
+            raise ValueError("ppo: give exactly one of path= (a checkpoint), pretrained= (a shipped network's "
+                             "name: agents.pretrained_networks() lists them) or network= (a PolicyValueNet)")
         self.greedy = check_bool("ppo option greedy", greedy)
         self.threads = None if threads is None else check_int("ppo option threads", threads, 1)
         self.device = check_device(device, "ppo option device")
-        if path is not None:
+        self.pretrained = pretrained
+        """The shipped network's name when loaded with ``pretrained=``, else None."""
+        if pretrained is not None:
+            from .pretrained import load_pretrained
+
+            network, path = load_pretrained(pretrained)
+        elif path is not None:
             if not isinstance(path, (str, os.PathLike)):
                 raise ValueError(f"ppo option path must be a checkpoint file name, got {path!r}")
             network = ckpt_io.load_network(path)
@@ -918,7 +929,8 @@ class PPOAgent(Agent):
     @property
     def options(self) -> dict[str, Any]:
         """Options that rebuild this agent."""
-        return {"path": self.path, "greedy": self.greedy, "seed": self.seed, "device": str(self.device),
+        where = {"pretrained": self.pretrained} if self.pretrained is not None else {"path": self.path}
+        return {**where, "greedy": self.greedy, "seed": self.seed, "device": str(self.device),
                 "threads": self.threads}
 
     def __getstate__(self) -> dict[str, Any]:

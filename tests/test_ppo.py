@@ -405,3 +405,19 @@ def test_resume_with_augment_continues_exactly(tmp_path, monkeypatch):
     assert straight.np_rng.bit_generator.state == resumed.np_rng.bit_generator.state
     plain = train(small_args(tmp_path / "c", total_steps=steps * 4, **{**run, "augment": False}))
     assert any(not torch.equal(v, straight.net.state_dict()[k]) for k, v in plain.net.state_dict().items())
+
+
+@pytest.mark.parametrize("extra", [1, 2, 513])
+def test_an_update_whose_sample_count_leaves_a_small_remainder_stays_finite(tmp_path, extra):
+    # YINSH rollouts record a varying number of samples; a last minibatch of one sample had no
+    # standard deviation and its NaN advantages turned every weight into NaN.
+    trainer = Trainer(small_args(tmp_path, minibatch_size=64, num_games=16, rollout_steps=8))
+    batch = trainer.collect()
+    n = 64 + extra
+    reps = -(-n // len(batch["action"]))
+    batch = {k: (np.concatenate([v] * reps)[:n] if isinstance(v, np.ndarray) else v) for k, v in batch.items()}
+    batch["adv"] = np.random.default_rng(0).normal(size=n).astype(np.float32)
+    metrics = trainer.learn(batch)
+    assert metrics["samples"] == n
+    assert all(np.isfinite(metrics[k]) for k in ("policy_loss", "value_loss", "entropy", "approx_kl"))
+    assert all(torch.isfinite(p).all() for p in trainer.net.parameters())

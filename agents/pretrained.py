@@ -1,0 +1,160 @@
+"""Pretrained networks shipped inside the package, by name.
+
+The files live in ``agents/networks/`` (package data): one network file per
+name (``xodd9.pt``, ``yodd6.pt``, ...) written by ``python -m agents.checkpoint
+export``, and ``index.json``, which says for each name what the file holds
+(game, board size, variant, training steps and minutes), the command that
+trained it, its file's checksum, and its strength table as measured with the
+arena (``benchmarks/pretrained_strength.py`` writes those rows).
+
+Use them by name wherever a checkpoint path is accepted::
+
+    agents.load("ppo", pretrained="yodd6")           # the network as a player
+    agents.load("ppo:pretrained=yodd6")              # the same, as a spec
+    agents.load("mcts", network="yodd6", simulations=200)   # PUCT guided by it
+    gymnasium.make("odd_env/Yodd-v0", board_size=6, opponent="ppo:pretrained=yodd6")
+
+:func:`pretrained_networks` lists them (it reads ``index.json`` only: no torch
+import); :func:`pretrained_path` gives a name's file. Loading a network verifies
+the file as every checkpoint is verified (:func:`agents.checkpoint.load`) and
+also checks it against its index entry, so a replaced file is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+INDEX_NAME = "index.json"
+"""The index file in :func:`network_dir`."""
+
+
+def network_dir() -> Path:
+    """The folder of the shipped networks (``agents/networks`` in the installed package)."""
+    return Path(str(resources.files("agents") / "networks"))
+
+
+@dataclass(frozen=True)
+class PretrainedNetwork:
+    """One shipped network, as its index entry describes it."""
+
+    name: str
+    """What to pass as ``pretrained=`` (e.g. ``"yodd6"``)."""
+    game: str
+    board_size: int
+    """The board size (0 for YINSH, which has one board)."""
+    variant: str
+    path: Path
+    """The network file."""
+    sha256: str
+    """The checksum recorded in the file's metadata (checked when it loads)."""
+    global_step: int
+    """Environment steps of its training run."""
+    train_minutes: float
+    """Minutes of training (collection and updates) of that run."""
+    command: str
+    """The command that trained it (then ``python -m agents.checkpoint export``)."""
+    strength: tuple[dict[str, Any], ...] = field(default=())
+    """Arena results: dicts with ``opponent``, ``games``, ``win_rate``, ``ci_low``, ``ci_high``."""
+
+    @property
+    def label(self) -> str:
+        """``"yodd 6"``, ``"yinsh blitz"``: the game and board in words."""
+        if self.game == "yinsh":
+            return "yinsh" + (f" {self.variant}" if self.variant else "")
+        return f"{self.game} {self.board_size}"
+
+    def table(self) -> str:
+        """The strength table as Markdown (opponent, win rate, 95% interval, games)."""
+        lines = ["| opponent | win rate | 95% CI | games |", "|---|---:|---|---:|"]
+        for row in self.strength:
+            lines.append(f"| {row['opponent']} | {row['win_rate']:.3f} | [{row['ci_low']:.3f}, {row['ci_high']:.3f}] "
+                         f"| {row['games']} |")
+        return "\n".join(lines)
+
+
+def _read_index(folder: Path) -> dict[str, Any]:
+    path = folder / INDEX_NAME
+    if not path.is_file():
+        return {}
+    try:
+        index = json.loads(path.read_text())
+    except ValueError as err:
+        raise ValueError(f"{path} is corrupt (not JSON: {err}); reinstall odd_env") from err
+    if not isinstance(index, dict):
+        raise ValueError(f"{path} is corrupt (expected a JSON object of networks); reinstall odd_env")
+    return index
+
+
+def _entry(name: str, raw: Any, folder: Path) -> PretrainedNetwork:
+    try:
+        return PretrainedNetwork(
+            name=name, game=str(raw["game"]), board_size=int(raw["board_size"]), variant=str(raw.get("variant", "")),
+            path=folder / str(raw["file"]), sha256=str(raw["sha256"]), global_step=int(raw["global_step"]),
+            train_minutes=float(raw["train_minutes"]), command=str(raw["command"]),
+            strength=tuple(dict(row) for row in raw.get("strength", ())))
+    except (KeyError, TypeError, ValueError) as err:
+        raise ValueError(f"{folder / INDEX_NAME}: the entry of {name!r} is corrupt ({err!r}); reinstall odd_env") from err
+
+
+def pretrained_networks(folder: str | Path | None = None) -> list[PretrainedNetwork]:
+    """The shipped networks, sorted by name (reads the index only; imports no torch).
+
+    ``folder`` reads another folder laid out the same way (tests, or networks
+    you keep yourself); by default the package's own.
+    """
+    folder = network_dir() if folder is None else Path(folder)
+    index = _read_index(folder)
+    return [_entry(name, index[name], folder) for name in sorted(index)]
+
+
+def pretrained_names(folder: str | Path | None = None) -> list[str]:
+    """The names :func:`pretrained_path` accepts."""
+    return [net.name for net in pretrained_networks(folder)]
+
+
+def get_pretrained(name: str, folder: str | Path | None = None) -> PretrainedNetwork:
+    """The index entry of ``name``; a ``ValueError`` naming the shipped ones if there is none."""
+    if not isinstance(name, str):
+        raise ValueError(f"a pretrained network is named by a string (e.g. 'yodd6'), got {name!r}")
+    nets = {net.name: net for net in pretrained_networks(folder)}
+    if name not in nets:
+        have = ", ".join(sorted(nets)) or "none"
+        raise ValueError(f"no pretrained network named {name!r}; shipped: {have} "
+                         f"(agents.pretrained_networks() lists them with their strength)")
+    net = nets[name]
+    if not net.path.is_file():
+        raise ValueError(f"the pretrained network {name!r} is listed but its file {net.path} is missing; "
+                         f"reinstall odd_env")
+    return net
+
+
+def pretrained_path(name: str, folder: str | Path | None = None) -> Path:
+    """The file of the shipped network ``name``."""
+    return get_pretrained(name, folder).path
+
+
+def check_loaded(net: PretrainedNetwork, metadata: dict[str, Any]) -> None:
+    """Raise ``ValueError`` unless a loaded file's metadata is the one ``net``'s index entry describes."""
+    have = (metadata.get("game"), metadata.get("board_size"), metadata.get("variant", ""), metadata.get("sha256"))
+    want = (net.game, net.board_size, net.variant, net.sha256)
+    if have != want:
+        raise ValueError(f"the file of pretrained network {net.name!r} ({net.path}) is not the one its index "
+                         f"describes (game, size, variant, sha256 {have[:3]} {str(have[3])[:16]}... against "
+                         f"{want[:3]} {want[3][:16]}...); reinstall odd_env")
+
+
+def load_pretrained(name: str, device: str = "cpu"):
+    """The shipped network ``name`` (a :class:`~agents.network.PolicyValueNet` in eval mode) and its file.
+
+    The file is verified as every checkpoint is (:func:`agents.checkpoint.load`)
+    and must match its index entry. Imports torch.
+    """
+    from . import checkpoint as ckpt_io
+
+    entry = get_pretrained(name)
+    check_loaded(entry, ckpt_io.read_metadata(entry.path))
+    return ckpt_io.load_network(entry.path, device=device), entry.path

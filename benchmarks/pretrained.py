@@ -1,0 +1,117 @@
+"""Ship a trained network with the package and measure the shipped ones.
+
+    # export a run's network into agents/networks/ and record it in the index
+    python benchmarks/pretrained.py add xodd9 runs/xodd9/last.pt --command "python -m agents.ppo ..."
+    # arena tables (both colours), written into the index and printed as Markdown
+    python benchmarks/pretrained.py measure xodd9 --opponents random,greedy,mcts:simulations=200 --games 400
+    python benchmarks/pretrained.py measure xodd9 --opponents mcts:simulations=1000 --games 40
+    python benchmarks/pretrained.py table       # every shipped network's table, for the README
+
+``measure`` replaces the rows of the opponents it measured and keeps the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from agents import split_specs  # noqa: E402
+from agents.pretrained import INDEX_NAME, network_dir, pretrained_networks  # noqa: E402
+
+
+def read_index(folder: Path) -> dict:
+    path = folder / INDEX_NAME
+    return json.loads(path.read_text()) if path.is_file() else {}
+
+
+def write_index(folder: Path, index: dict) -> None:
+    (folder / INDEX_NAME).write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+
+
+def add(name: str, src: str, command: str, folder: Path) -> None:
+    from agents import checkpoint as ckpt_io
+
+    dst = ckpt_io.export(src, folder / f"{name}.pt")
+    meta = ckpt_io.read_metadata(dst)
+    index = read_index(folder)
+    index[name] = {
+        "file": dst.name, "game": meta["game"], "board_size": meta["board_size"], "variant": meta.get("variant", ""),
+        "sha256": meta["sha256"], "global_step": int(meta["global_step"]),
+        "train_minutes": round(float(meta["train_seconds"]) / 60, 1), "command": command,
+        "net_config": {k: meta["net_config"][k] for k in ("channels", "blocks")},
+        "strength": index.get(name, {}).get("strength", []) if index.get(name, {}).get("sha256") == meta["sha256"] else [],
+    }
+    write_index(folder, index)
+    print(f"{name}: {dst} ({dst.stat().st_size / 1e6:.2f} MB), {meta['game']} {meta['board_size']}, "
+          f"{meta['global_step']} steps")
+
+
+def measure(name: str, opponents: list[str], games: int, seed: int, workers: int, folder: Path) -> None:
+    import agents
+    from agents.arena import round_robin
+
+    net = {n.name: n for n in pretrained_networks(folder)}[name]
+    player = agents.load("ppo", path=str(net.path), greedy=True)
+    index = read_index(folder)
+    rows = [r for r in index[name].get("strength", []) if r["opponent"] not in opponents]
+    for spec in opponents:
+        t0 = time.perf_counter()
+        res = round_robin([player, spec], net.game, net.board_size or None, games_per_pair=games, seed=seed,
+                          progress=False, labels=[name, spec], workers=workers)
+        rate, lo, hi, n = res.win_rate(0, 1)
+        rows.append({"opponent": spec, "games": int(n), "win_rate": round(float(rate), 4),
+                     "ci_low": round(float(lo), 4), "ci_high": round(float(hi), 4), "seed": seed,
+                     "ms_per_move": round(float(res.ms_per_move[0]), 2)})
+        print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s)",
+              flush=True)
+        index[name]["strength"] = sorted(rows, key=lambda r: r["opponent"])
+        write_index(folder, index)
+
+
+def table(folder: Path) -> str:
+    lines = ["| network | game | steps | minutes | opponent | win rate | 95% CI | games |",
+             "|---|---|---:|---:|---|---:|---|---:|"]
+    for net in pretrained_networks(folder):
+        for row in net.strength:
+            lines.append(f"| `{net.name}` | {net.label} | {net.global_step:,} | {net.train_minutes:.0f} | "
+                         f"{row['opponent']} | {row['win_rate']:.3f} | [{row['ci_low']:.3f}, {row['ci_high']:.3f}] "
+                         f"| {row['games']} |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    parser.add_argument("--folder", type=Path, default=None, help="networks folder (default: the package's)")
+    sub = parser.add_subparsers(dest="action", required=True)
+    p_add = sub.add_parser("add", help="export a training checkpoint's network and list it")
+    p_add.add_argument("name")
+    p_add.add_argument("checkpoint")
+    p_add.add_argument("--command", dest="train_command", required=True, help="the command that trained it")
+    p_measure = sub.add_parser("measure", help="arena results against opponents, written into the index")
+    p_measure.add_argument("name")
+    p_measure.add_argument("--opponents", default="random,greedy,mcts:simulations=200")
+    p_measure.add_argument("--games", type=int, default=400, help="games per opponent, half with each colour")
+    p_measure.add_argument("--seed", type=int, default=0)
+    p_measure.add_argument("--workers", type=int, default=1)
+    sub.add_parser("table", help="print every shipped network's strength table")
+    args = parser.parse_args(argv)
+    folder = args.folder or network_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    if args.action == "add":
+        add(args.name, args.checkpoint, args.train_command, folder)
+    elif args.action == "measure":
+        measure(args.name, split_specs(args.opponents), args.games, args.seed, args.workers, folder)
+    else:
+        print(table(folder))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""Pretrained networks: the shipped ones play and beat random; the loading mechanism and its errors."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import agents  # noqa: E402
+from agents import checkpoint as ckpt_io  # noqa: E402
+from agents import pretrained as pre  # noqa: E402
+from agents.arena import round_robin  # noqa: E402
+from agents.ppo import Trainer, train  # noqa: E402
+from odd_env.game import make as make_game  # noqa: E402
+
+from test_ppo import small_args  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+SHIPPED = agents.pretrained_networks()
+
+
+# ------------------------------------------------------------ shipped networks
+def test_the_index_lists_files_that_exist_and_match():
+    for net in SHIPPED:
+        assert net.path.is_file(), net.path
+        meta = ckpt_io.read_metadata(net.path)
+        assert meta["kind"] == ckpt_io.NETWORK_KIND
+        assert (meta["game"], meta["board_size"], meta.get("variant", ""), meta["sha256"]) == \
+            (net.game, net.board_size, net.variant, net.sha256)
+        assert meta["global_step"] == net.global_step
+        assert net.path.stat().st_size < 3_000_000
+        assert net.command.startswith("python -m agents.ppo")
+
+
+@pytest.mark.parametrize("name", [net.name for net in SHIPPED])
+def test_each_shipped_network_plays_legal_moves_and_beats_random(name):
+    player = agents.load(f"ppo:pretrained={name}")
+    assert player.pretrained == name and player.options["pretrained"] == name
+    net = {n.name: n for n in SHIPPED}[name]
+    game = make_game(net.game, net.board_size or None, net.variant)
+    assert player.game is game
+    state, rng = game.new_state(), np.random.default_rng(0)
+    while not state.is_terminal:  # legal moves throughout a game against random
+        mask = state.legal_action_mask().astype(bool)
+        action = player.act(state) if state.to_play == 0 else int(rng.choice(np.flatnonzero(mask)))
+        assert mask[action]
+        state.apply(action)
+    res = round_robin([player, "random"], net.game, net.board_size or None, games_per_pair=6, seed=1, progress=False)
+    assert res.win_rate(0, 1)[0] >= 5 / 6
+
+
+# ------------------------------------------------------------ the mechanism
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A networks folder holding one tiny trained network named 'tiny4' (Xodd 4), in place of the package's."""
+    trainer = train(small_args(tmp_path, total_steps=32 * 16 * 2))
+    ckpt = tmp_path / "run" / "last.pt"
+    nets = tmp_path / "networks"
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(nets), "add",
+                          "tiny4", str(ckpt), "--command", "python -m agents.ppo --game xodd --board-size 4"],
+                         capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "tiny4" in out.stdout and "xodd 4" in out.stdout
+    monkeypatch.setattr(pre, "network_dir", lambda: nets)
+    return nets
+
+
+def test_export_keeps_the_network_and_drops_the_run(tmp_path):
+    trainer = Trainer(small_args(tmp_path))
+    full = trainer.save(tmp_path / "run.pt")
+    small = ckpt_io.export(full, tmp_path / "net.pt")
+    meta = ckpt_io.read_metadata(small)
+    assert meta["kind"] == ckpt_io.NETWORK_KIND and meta["source_sha256"] == ckpt_io.read_metadata(full)["sha256"]
+    assert meta["args"]["board_size"] == 4 and meta["global_step"] == trainer.global_step
+    assert small.stat().st_size < full.stat().st_size
+    a = agents.load("ppo", path=str(full))
+    b = agents.load("ppo", path=str(small))
+    state = a.game.new_state()
+    for _ in range(6):
+        pa, va = a.policy_value(state)
+        pb, vb = b.policy_value(state)
+        np.testing.assert_array_equal(pa, pb)
+        assert va == vb
+        state.apply(a.act(state))
+    with pytest.raises(ValueError, match="'odd_env-network' checkpoint holds no PPO run to resume"):
+        Trainer(small_args(tmp_path, run_dir=str(tmp_path / "r2"))).restore(ckpt_io.load(small))
+
+
+def test_listing_needs_no_torch_and_loads_by_name(folder):
+    code = ("import sys, agents; from agents import pretrained as p; from pathlib import Path; "
+            f"nets = p.pretrained_networks({str(folder)!r}); assert [n.name for n in nets] == ['tiny4']; "
+            "assert 'torch' not in sys.modules")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    (net,) = agents.pretrained_networks()
+    assert (net.name, net.game, net.board_size, net.label) == ("tiny4", "xodd", 4, "xodd 4")
+    assert net.global_step == 32 * 16 * 2 and net.strength == ()
+    by_spec = agents.load("ppo:pretrained=tiny4")
+    by_kw = agents.load("ppo", pretrained="tiny4", greedy=True)
+    state = by_spec.game.new_state()
+    assert by_spec.act(state) == by_kw.act(state)
+    search = agents.load("mcts", network="tiny4", simulations=16, seed=0)
+    assert search.network == "tiny4" and search.game is by_spec.game
+    assert state.legal_action_mask()[search.act(state)]
+
+
+def test_the_gym_opponent_and_the_arena_take_the_spec(folder):
+    import gymnasium
+
+    import odd_env  # noqa: F401  (registers the envs)
+
+    env = gymnasium.make("odd_env/Xodd-v0", board_size=4, opponent="ppo:pretrained=tiny4", play_as="random")
+    obs, info = env.reset(seed=0)
+    done = False
+    while not done:
+        action = int(np.flatnonzero(info["action_mask"])[0])
+        obs, reward, term, trunc, info = env.step(action)
+        done = term or trunc
+    res = round_robin(["ppo:pretrained=tiny4", "random"], "xodd", 4, games_per_pair=2, seed=0, progress=False)
+    assert len(res.games) == 2
+
+
+def test_unknown_names_and_damaged_files_are_refused(folder):
+    with pytest.raises(ValueError, match=r"no pretrained network named 'yodd99'; shipped: tiny4"):
+        agents.load("ppo", pretrained="yodd99")
+    with pytest.raises(ValueError, match="exactly one of path="):
+        agents.load("ppo", pretrained="tiny4", path="x.pt")
+    with pytest.raises(ValueError, match="pretrained network's name"):
+        agents.load("mcts", network="yodd99")
+    with pytest.raises(ValueError, match="named by a string"):
+        pre.get_pretrained(6)
+    # A file replaced by another valid network is refused by its index entry.
+    index = json.loads((folder / "index.json").read_text())
+    index["tiny4"]["sha256"] = "0" * 64
+    (folder / "index.json").write_text(json.dumps(index))
+    with pytest.raises(ValueError, match="not the one its index describes"):
+        agents.load("ppo", pretrained="tiny4")
+    (folder / "index.json").write_text("{not json")
+    with pytest.raises(ValueError, match="corrupt"):
+        agents.pretrained_networks()
+    (folder / "index.json").write_text(json.dumps({"tiny4": {"file": "tiny4.pt"}}))
+    with pytest.raises(ValueError, match="entry of 'tiny4' is corrupt"):
+        agents.pretrained_networks()
+    (folder / "index.json").write_text(json.dumps(index | {"tiny4": index["tiny4"] | {"file": "gone.pt"}}))
+    with pytest.raises(ValueError, match="file .* is missing"):
+        agents.load("ppo", pretrained="tiny4")
