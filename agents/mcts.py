@@ -31,8 +31,8 @@ for the player to act)``, which then also replaces the rollouts.
 Network-guided search: ``agents.load("mcts", network="run/last.pt")`` loads
 a trained PPO network (:class:`agents.ppo.PPOAgent`, imported only then) and
 uses its masked policy as the priors and its value head instead of rollouts,
-AlphaZero-style, in every game. The option is the checkpoint's path, a
-string, so the agent rebuilds from its options and pickles (with the
+AlphaZero-style, in every game; ``network="xodd9"`` names a network shipped
+with the package (:mod:`agents.pretrained`). The option is a string, so the agent rebuilds from its options and pickles (with the
 network's weights) for the arena's workers; the agent is tied to the
 network's game (:attr:`Agent.game`), and a position of another game is
 refused. Without priors, 200 simulations barely visit each of
@@ -147,7 +147,8 @@ class MCTSAgent(Agent):
         prior_temp: softmax temperature of the greedy priors, in group counts.
         policy_value_fn: a function giving priors and a value; overrides
             ``prior`` and replaces rollouts.
-        network: the path of a PPO checkpoint whose network gives the priors
+        network: a pretrained network's name (:func:`agents.pretrained_networks`)
+            or the path of a PPO checkpoint, whose network gives the priors
             and values (the same as its ``PPOAgent.policy_value`` as
             ``policy_value_fn``); ties the agent to the network's game.
         reuse_tree: keep the subtree of the position reached for the next call.
@@ -196,8 +197,9 @@ class MCTSAgent(Agent):
             shipped = pretrained_names()
             is_name = isinstance(network, str) and network in shipped and not os.path.isfile(network)
             if not is_name and (not isinstance(network, (str, os.PathLike)) or not os.path.isfile(network)):
-                raise ValueError(f"mcts option network must be a pretrained network's name ({', '.join(shipped) or 'none shipped'}) "
-                                 f"or the path of a PPO checkpoint file, got {network!r}"
+                raise ValueError(f"mcts option network must be a pretrained network's name "
+                                 f"({', '.join(shipped) or 'none shipped'}) or the path of a PPO checkpoint file, "
+                                 f"got {network!r}"
                                  + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
             from .ppo import PPOAgent  # torch loads only for network-guided search
 

@@ -2,6 +2,7 @@
 
     python benchmarks/ppo_recipes.py --recipes small          # Xodd 7x7, Yodd base 4: 15 min each
     python benchmarks/ppo_recipes.py --recipes full           # Xodd 9x9, Yodd base 6: 30 min each
+    python benchmarks/ppo_recipes.py --recipes yinsh --mcts-games 50   # YINSH: 15 min
     python benchmarks/ppo_recipes.py --recipes small --device cuda
 
 ``--league`` adds the greedy agent to the self-play opponents (30% of
@@ -37,8 +38,21 @@ RECIPES = {
                   opponents="random,greedy,mcts:simulations=200",
                   train=["--channels", "48", "--blocks", "4", "--lr", "5e-4", "--num-games", "128",
                          "--rollout-steps", "32"]),
+    # YINSH: greedy does not play it, so the league opponent (and the evaluation during training)
+    # is random; the trained network meets MCTS-200 at the end.
+    "yinsh": dict(game="yinsh", board_size=0, minutes=15, milestones="5,10,15", label="YINSH",
+                  opponents="random,mcts:simulations=200", eval_opponents="random",
+                  train=["--channels", "32", "--blocks", "3", "--lr", "1e-3", "--num-games", "128",
+                         "--rollout-steps", "32", "--eval-every", "5", "--scripted-opponents", "random",
+                         "--scripted-prob", "0.8"]),
 }
 GROUPS = {"small": ["xodd7", "yodd4"], "full": ["xodd9", "yodd6"], "all": list(RECIPES)}
+
+
+def label(name: str) -> str:
+    """The recipe's game and board in words (plot titles)."""
+    r = RECIPES[name]
+    return r.get("label") or f"{r['game']} {r['board_size']}"
 
 
 def train_command(name: str, out: Path, device: str, seed: int, minutes: float | None,
@@ -48,7 +62,7 @@ def train_command(name: str, out: Path, device: str, seed: int, minutes: float |
     return [sys.executable, "-m", "agents.ppo", "--game", r["game"], "--board-size", str(r["board_size"]),
             "--total-minutes", str(minutes or r["minutes"]), "--total-steps", str(10**10),
             "--milestones", r["milestones"], "--eval-every", "10", "--eval-games", "50",
-            "--eval-opponents", "random,greedy", "--threads", "1", "--device", device, "--seed", str(seed),
+            "--eval-opponents", r.get("eval_opponents", "random,greedy"), "--threads", "1", "--device", device, "--seed", str(seed),
             "--run-dir", str(out / name), "--no-progress", *r["train"], *extra]
 
 
@@ -66,7 +80,7 @@ def evaluate(name: str, out: Path, games: int, seed: int, mcts_games: int, worke
             if spec.startswith("mcts") and ckpt != ckpts[-1]:
                 continue  # the slow opponent meets only the final network
             n_games = mcts_games if spec.startswith("mcts") else games
-            res = round_robin([ppo, spec], r["game"], r["board_size"], games_per_pair=n_games, seed=seed,
+            res = round_robin([ppo, spec], r["game"], r["board_size"] or None, games_per_pair=n_games, seed=seed,
                               progress=False, labels=["ppo", spec], workers=workers)
             rate, lo, hi, n = res.win_rate(0, 1)
             rows.append(dict(recipe=name, checkpoint=ckpt.name, minutes=float(ckpt.stem[3:-3]), opponent=spec,
@@ -91,7 +105,7 @@ def plot(names: list[str], out: Path) -> Path:
             pts = [(float(r["train_minutes"]), float(r[key])) for r in rows if r.get(key) not in ("", None)]
             if pts:
                 ax.plot(*zip(*pts), marker="o", ms=3, label=key.split("/")[1])
-        ax.set_title(f"{RECIPES[name]['game']} {RECIPES[name]['board_size']}")
+        ax.set_title(label(name))
         ax.set_xlabel("training minutes")
         ax.set_ylabel("win rate (50 games/point)")
         ax.set_ylim(0, 1)
@@ -115,7 +129,8 @@ def main() -> None:
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--skip-training", action="store_true", help="only evaluate existing checkpoints")
     parser.add_argument("--league", action="store_true",
-                        help="also train against the greedy agent (--scripted-opponents greedy --scripted-prob 0.3)")
+                        help="also train against the greedy agent (--scripted-opponents greedy --scripted-prob 0.3); "
+                             "the yinsh recipe has its own league (random, 0.8)")
     parser.add_argument("--mcts-games", type=int, default=50, help="evaluation games against mcts (slow)")
     parser.add_argument("--workers", type=int, default=1, help="processes for the evaluation games")
     args = parser.parse_args()
@@ -129,7 +144,8 @@ def main() -> None:
         while pending or running:
             while pending and len(running) < args.parallel:
                 name = pending.pop(0)
-                extra = ["--scripted-opponents", "greedy", "--scripted-prob", "0.3"] if args.league else []
+                own = "--scripted-opponents" in RECIPES[name]["train"]
+                extra = ["--scripted-opponents", "greedy", "--scripted-prob", "0.3"] if args.league and not own else []
                 cmd = train_command(name, out, args.device, args.seed, args.minutes, extra)
                 print("$", " ".join(cmd[1:]), flush=True)
                 log = open(out / f"{name}.log", "w")

@@ -77,12 +77,12 @@ def test_a_position_of_another_game_is_refused(xodd4):
 
 def test_options_are_checked(xodd4, tmp_path):
     missing = str(tmp_path / "missing.pt")
-    with pytest.raises(ValueError, match=re.escape(f"mcts option network must be the path of a PPO checkpoint "
-                                                   f"file, got {missing!r}: not a file")):
+    with pytest.raises(ValueError, match=re.escape("mcts option network must be a pretrained network's name (")
+                       + ".*" + re.escape(f") or the path of a PPO checkpoint file, got {missing!r}: not a file")):
         agents.load("mcts", network=missing)
     with pytest.raises(ValueError, match=re.escape(f"got {str(tmp_path)!r}: not a file")):
         agents.load("mcts", network=str(tmp_path))
-    with pytest.raises(ValueError, match="mcts option network must be the path of a PPO checkpoint file, got 3$"):
+    with pytest.raises(ValueError, match="or the path of a PPO checkpoint file, got 3$"):
         agents.load("mcts", network=3)
     junk = tmp_path / "junk.pt"
     junk.write_bytes(b"not a checkpoint")
