@@ -44,7 +44,7 @@ RECIPES = {
                   opponents="random,mcts:simulations=200", eval_opponents="random",
                   train=["--channels", "32", "--blocks", "3", "--lr", "1e-3", "--num-games", "128",
                          "--rollout-steps", "32", "--eval-every", "5", "--scripted-opponents", "random",
-                         "--scripted-prob", "0.8"]),
+                         "--scripted-prob", "0.5"]),
 }
 GROUPS = {"small": ["xodd7", "yodd4"], "full": ["xodd9", "yodd6"], "all": list(RECIPES)}
 
@@ -130,7 +130,7 @@ def main() -> None:
     parser.add_argument("--skip-training", action="store_true", help="only evaluate existing checkpoints")
     parser.add_argument("--league", action="store_true",
                         help="also train against the greedy agent (--scripted-opponents greedy --scripted-prob 0.3); "
-                             "the yinsh recipe has its own league (random, 0.8)")
+                             "the yinsh recipe has its own league (random, 0.5)")
     parser.add_argument("--mcts-games", type=int, default=50, help="evaluation games against mcts (slow)")
     parser.add_argument("--workers", type=int, default=1, help="processes for the evaluation games")
     args = parser.parse_args()

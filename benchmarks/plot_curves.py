@@ -1,0 +1,70 @@
+"""Plot the win rates that PPO runs logged during training against training minutes, on one figure.
+
+    python benchmarks/plot_curves.py runs/a runs/b --labels "4 epochs" "2 epochs" \\
+        --metric win_rate/random --out docs/learning_curves_yinsh.png --title "YINSH, 15 minutes"
+
+Each run directory is one of ``python -m agents.ppo --run-dir``; its
+``metrics.csv`` holds a ``win_rate/<opponent>`` column for every evaluation
+opponent (``--eval-opponents``), filled every ``--eval-every`` updates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import sys
+from pathlib import Path
+
+
+def read_curve(run_dir: Path, metric: str) -> list[tuple[float, float]]:
+    """(training minutes, value) at every row of the run's metrics.csv that logged ``metric``."""
+    path = run_dir / "metrics.csv"
+    if not path.is_file():
+        raise SystemExit(f"{run_dir} holds no metrics.csv (not a PPO run directory?)")
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if rows and metric not in rows[0]:
+        have = sorted(k for k in rows[0] if k.startswith("win_rate/"))
+        raise SystemExit(f"{path} has no column {metric!r}; it has {', '.join(have) or 'no win rates'}")
+    return [(float(r["train_minutes"]), float(r[metric])) for r in rows if r.get(metric) not in ("", None)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("runs", nargs="+", type=Path, help="run directories")
+    parser.add_argument("--labels", nargs="+", help="one legend label per run (default: the directory names)")
+    parser.add_argument("--metric", default="win_rate/random", help="the metrics.csv column to plot")
+    parser.add_argument("--title", default="")
+    parser.add_argument("--games", type=int, default=None, help="games per point, for the axis label")
+    parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
+    args = parser.parse_args(argv)
+    labels = args.labels or [run.name for run in args.runs]
+    if len(labels) != len(args.runs):
+        parser.error(f"{len(args.runs)} runs but {len(labels)} labels")
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for run, label in zip(args.runs, labels):
+        pts = read_curve(run, args.metric)
+        ax.plot(*zip(*pts), marker="o", ms=3, label=label)
+    ax.set_xlabel("training minutes")
+    per_point = f" ({args.games} games/point)" if args.games else ""
+    ax.set_ylabel(f"{args.metric.replace('win_rate/', 'score against ')}{per_point}")
+    ax.set_ylim(0, 1)
+    ax.grid(alpha=0.3)
+    ax.legend()
+    if args.title:
+        ax.set_title(args.title)
+    fig.tight_layout()
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(args.out, dpi=110)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
