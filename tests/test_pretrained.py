@@ -46,7 +46,7 @@ def test_each_shipped_network_plays_legal_moves_and_beats_random(name):
     state, rng = game.new_state(), np.random.default_rng(0)
     while not state.is_terminal:  # legal moves throughout a game against random
         mask = state.legal_action_mask().astype(bool)
-        action = player.act(state) if state.to_play == 0 else int(rng.choice(np.flatnonzero(mask)))
+        action = player.act(state) if state.to_move == 0 else int(rng.choice(np.flatnonzero(mask)))
         assert mask[action]
         state.apply(action)
     res = round_robin([player, "random"], net.game, net.board_size or None, games_per_pair=6, seed=1, progress=False)
