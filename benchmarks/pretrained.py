@@ -70,6 +70,7 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
                      "ms_per_move": round(float(res.ms_per_move[0]), 2)})
         print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s)",
               flush=True)
+        index = read_index(folder)  # read again: another measure may have written meanwhile
         index[name]["strength"] = sorted(rows, key=lambda r: r["opponent"])
         write_index(folder, index)
 
