@@ -71,15 +71,24 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
         print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s)",
               flush=True)
         index = read_index(folder)  # read again: another measure may have written meanwhile
-        index[name]["strength"] = sorted(rows, key=lambda r: r["opponent"])
+        index[name]["strength"] = sorted(rows, key=opponent_order)
         write_index(folder, index)
+
+
+def opponent_order(row: dict) -> tuple:
+    """random, greedy, then MCTS by simulations, then the rest by name."""
+    from agents import parse_spec
+
+    name, options = parse_spec(row["opponent"])
+    rank = {"random": 0, "greedy": 1, "mcts": 2}.get(name, 3)
+    return rank, int(options.get("simulations", 0) or 0), row["opponent"]
 
 
 def table(folder: Path) -> str:
     lines = ["| network | game | steps | minutes | opponent | win rate | 95% CI | games |",
              "|---|---|---:|---:|---|---:|---|---:|"]
     for net in pretrained_networks(folder):
-        for row in net.strength:
+        for row in sorted(net.strength, key=opponent_order):
             lines.append(f"| `{net.name}` | {net.label} | {net.global_step:,} | {net.train_minutes:.0f} | "
                          f"{row['opponent']} | {row['win_rate']:.3f} | [{row['ci_low']:.3f}, {row['ci_high']:.3f}] "
                          f"| {row['games']} |")
