@@ -5,7 +5,7 @@ name (``xodd9.pt``, ``yodd6.pt``, ...) written by ``python -m agents.checkpoint
 export``, and ``index.json``, which says for each name what the file holds
 (game, board size, variant, training steps and minutes), the command that
 trained it, its file's checksum, and its strength table as measured with the
-arena (``benchmarks/pretrained_strength.py`` writes those rows).
+arena (``benchmarks/pretrained.py measure`` writes those rows).
 
 Use them by name wherever a checkpoint path is accepted::
 
