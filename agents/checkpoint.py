@@ -351,6 +351,14 @@ def network_config(metadata: dict[str, Any], where: str = "checkpoint") -> NetCo
     return config
 
 
+def _weights(ckpt: dict[str, Any], path: str | os.PathLike) -> dict[str, torch.Tensor]:
+    """The network weights (``model``) of a loaded checkpoint, or a :class:`CheckpointError`."""
+    model = ckpt.get("model")
+    if not isinstance(model, dict) or not all(isinstance(v, torch.Tensor) for v in model.values()):
+        raise CheckpointError(f"{path} holds no network weights ('model')")
+    return model
+
+
 def load_network(path: str | os.PathLike, game: str | None = None, board_size: int | None = None,
                  device: str | torch.device = "cpu") -> PolicyValueNet:
     """The network of a checkpoint (verified as :func:`load` does), in eval mode.
@@ -359,9 +367,7 @@ def load_network(path: str | os.PathLike, game: str | None = None, board_size: i
     """
     ckpt = load(path, game, board_size)
     config = network_config(ckpt, str(path))
-    model = ckpt.get("model")
-    if not isinstance(model, dict) or not all(isinstance(v, torch.Tensor) for v in model.values()):
-        raise CheckpointError(f"{path} holds no network weights ('model')")
+    model = _weights(ckpt, path)
     try:
         net = PolicyValueNet.from_weights(config, model)
     except RuntimeError as err:  # load_state_dict: missing, unexpected or misshapen weights
@@ -382,9 +388,7 @@ def export(src: str | os.PathLike, dst: str | os.PathLike) -> Path:
     """
     ckpt = load(src)
     config = network_config(ckpt, str(src))
-    model = ckpt.get("model")
-    if not isinstance(model, dict) or not all(isinstance(v, torch.Tensor) for v in model.values()):
-        raise CheckpointError(f"{src} holds no network weights ('model')")
+    model = _weights(ckpt, src)
     metadata = {k: ckpt[k] for k in EXPORTED_METADATA if k in ckpt}
     metadata.update(kind=NETWORK_KIND, net_config=config.to_dict(), source_sha256=ckpt["sha256"])
     return save(dst, metadata, {"model": {k: v.detach().cpu() for k, v in model.items()}})

@@ -32,8 +32,9 @@ Network-guided search: ``agents.load("mcts", network="run/last.pt")`` loads
 a trained PPO network (:class:`agents.ppo.PPOAgent`, imported only then) and
 uses its masked policy as the priors and its value head instead of rollouts,
 AlphaZero-style, in every game; ``network="xodd9"`` names a network shipped
-with the package (:mod:`agents.pretrained`). The option is a string, so the agent rebuilds from its options and pickles (with the
-network's weights) for the arena's workers; the agent is tied to the
+with the package (:mod:`agents.pretrained`). The option is a string, so the
+agent rebuilds from its options and pickles (with the network's weights) for
+the arena's workers; the agent is tied to the
 network's game (:attr:`Agent.game`), and a position of another game is
 refused. Without priors, 200 simulations barely visit each of
 the ~100-200 first stones once on the larger boards; the priors make the
