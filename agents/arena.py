@@ -18,6 +18,14 @@ Each game is seeded from ``--seed``, the pair and the game's index, and every
 agent is reset with its own seed before each game, so results do not depend on
 ``--workers`` or on the order in which games finish (time budgets aside).
 
+Deterministic players (a network playing its most probable move, search
+without noise) would play the same two games over and over. ``--opening N``
+starts every game with ``N`` uniformly random legal actions (environment
+steps, of either player, drawn from the pair's seed); the two games of a pair
+that swap colours share their opening, so neither side is favoured by it.
+The agents choose from the first action after the opening; its actions are
+in the records and do not count as the agents' moves.
+
 From Python: :func:`play_game` plays one game, :func:`round_robin` a whole
 tournament and returns an :class:`ArenaResult`; :func:`fit_elo` and
 :func:`wilson_interval` are the statistics.
@@ -75,6 +83,8 @@ class GameResult:
     variant: str = ""
     player_names: tuple[str, str] = ("black", "white")
     """The game's names of players 0 and 1."""
+    opening: int = 0
+    """Random opening actions played before the agents (the first ``opening`` of ``actions``)."""
     summary: dict = field(default_factory=dict)
     """Game-specific counts at the end (Xodd/Yodd: black_groups, white_groups, turns)."""
 
@@ -120,6 +130,8 @@ def play_game(
     seed: int | None = None,
     labels: tuple[str, str] | None = None,
     variant: str = "",
+    opening: int = 0,
+    opening_seed: int | None = None,
 ) -> GameResult:
     """Play one game between two agents (or agent specs) and return its result.
 
@@ -127,9 +139,12 @@ def play_game(
     a :class:`odd_env.game.Game` or a name with ``size`` and ``variant``
     (``play_game("mcts", "random", "yinsh", None)``). With ``seed``, both
     agents are reset with seeds derived from it, so the game repeats exactly
-    (unless an agent has a time budget).
+    (unless an agent has a time budget). ``opening`` uniformly random legal
+    actions, drawn from ``opening_seed`` (default: ``seed``), are played
+    before the agents take over; if they end the game, no agent moves.
     """
     G = make_game(game, size, variant)
+    opening = check_opening(opening)
     agents = [load(a) if isinstance(a, str) else a for a in (first, second)]
     if labels is None:
         labels = tuple(a if isinstance(a, str) else a.label for a in (first, second))
@@ -137,6 +152,14 @@ def play_game(
         agent.reset(s)
     state = G.new_state()
     actions: list[int] = []
+    rng = np.random.default_rng(seed if opening_seed is None else opening_seed)
+    for _ in range(opening):
+        if state.is_terminal:
+            break
+        action = int(rng.choice(state.legal_actions()))
+        state.apply(action)
+        actions.append(action)
+    played_opening = len(actions)
     seconds = [0.0, 0.0]
     moves = [0, 0]
     while not state.is_terminal:
@@ -157,7 +180,15 @@ def play_game(
         game=G.name, size=G.size, players=(labels[0], labels[1]), winner=state.winner,
         plies=len(actions), actions=actions, seconds=(seconds[0], seconds[1]), moves=(moves[0], moves[1]),
         seed=seed, variant=G.variant, player_names=G.player_names, summary=G.summary(state),
+        opening=played_opening,
     )
+
+
+def check_opening(opening: object) -> int:
+    """``opening`` as a count of random opening actions, or ValueError."""
+    if isinstance(opening, bool) or not isinstance(opening, (int, np.integer)) or opening < 0:
+        raise ValueError(f"opening must be an integer >= 0 (random actions before the agents play), got {opening!r}")
+    return int(opening)
 
 
 # ---------------------------------------------------------------- statistics
@@ -241,6 +272,8 @@ class ArenaResult:
     games: list[GameResult]
     elapsed: float = 0.0
     variant: str = ""
+    opening: int = 0
+    """Random opening actions at the start of every game."""
 
     def __post_init__(self) -> None:
         k = len(self.labels)
@@ -298,7 +331,8 @@ class ArenaResult:
         lines += [fmt(r) for r in rows]
         caption = (
             f"{make_game(self.game, self.size, self.variant).label}: {self.games_per_pair} games per pair "
-            f"({self.games_per_pair // 2} with each colour), {len(self.games)} games, seed {self.seed}; "
+            f"({self.games_per_pair // 2} with each colour), {len(self.games)} games, seed {self.seed}"
+            f"{f', {self.opening} random opening actions' if self.opening else ''}; "
             f"win rates of the row agent, Wilson 95% intervals; Elo by Bradley-Terry, "
             f"{self.labels[self.anchor]} = 0"
         )
@@ -323,7 +357,8 @@ class ArenaResult:
                             "ms_per_move": float(self.ms_per_move[i])})
         return {
             "game": self.game, "size": self.size, "variant": self.variant, "agents": list(self.labels),
-            "games_per_pair": self.games_per_pair, "seed": self.seed, "anchor": self.labels[self.anchor],
+            "games_per_pair": self.games_per_pair, "seed": self.seed, "opening": self.opening,
+            "anchor": self.labels[self.anchor],
             "elapsed_seconds": self.elapsed, "ratings": ratings, "pairs": pairs,
             "games": [dict(asdict(r), index=i) for i, r in enumerate(self.games)],
         }
@@ -350,7 +385,7 @@ class ArenaResult:
         _write_csv(out / "games.csv", [
             {"index": i, names[0]: r.players[0], names[1]: r.players[1],
              "winner": "draw" if r.winner is None else names[r.winner], **r.summary,
-             "plies": r.plies, "seed": r.seed, f"{names[0]}_seconds": r.seconds[0],
+             "plies": r.plies, "opening": r.opening, "seed": r.seed, f"{names[0]}_seconds": r.seconds[0],
              f"{names[1]}_seconds": r.seconds[1]}
             for i, r in enumerate(self.games)
         ])
@@ -372,29 +407,31 @@ def _game_seed(seed: int, i: int, j: int, k: int) -> int:
     return int(np.random.SeedSequence([seed, i, j, k]).generate_state(1, dtype=np.uint64)[0] >> 1)
 
 
-def _schedule(k: int, games_per_pair: int, seed: int) -> list[tuple[int, int, int]]:
-    """(player 0, player 1, game seed) for every game: each pair plays half its games with each colour."""
+def _schedule(k: int, games_per_pair: int, seed: int) -> list[tuple[int, int, int, int]]:
+    """(player 0, player 1, game seed, opening seed) for every game: each pair plays half its
+    games with each colour; games 2m and 2m + 1 of a pair swap colours and share an opening seed."""
     tasks = []
     for i in range(k):
         for j in range(i + 1, k):
             for g in range(games_per_pair):
                 black, white = (i, j) if g % 2 == 0 else (j, i)
-                tasks.append((black, white, _game_seed(seed, i, j, g)))
+                tasks.append((black, white, _game_seed(seed, i, j, g), _game_seed(seed, i, j, g - g % 2)))
     return tasks
 
 
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(agents: list[Agent], labels: list[str], game: Game) -> None:
-    _WORKER.update(agents=agents, labels=labels, game=game)
+def _init_worker(agents: list[Agent], labels: list[str], game: Game, opening: int = 0) -> None:
+    _WORKER.update(agents=agents, labels=labels, game=game, opening=opening)
 
 
-def _run_task(task: tuple[int, int, int]) -> GameResult:
-    first, second, seed = task
+def _run_task(task: tuple[int, int, int, int]) -> GameResult:
+    first, second, seed, opening_seed = task
     w = _WORKER
     return play_game(w["agents"][first], w["agents"][second], w["game"], seed=seed,
-                     labels=(w["labels"][first], w["labels"][second]))
+                     labels=(w["labels"][first], w["labels"][second]),
+                     opening=w["opening"], opening_seed=opening_seed)
 
 
 def _progress(total: int, enabled: bool, desc: str):
@@ -417,12 +454,15 @@ def round_robin(
     progress: bool = True,
     labels: Sequence[str] | None = None,
     variant: str = "",
+    opening: int = 0,
 ) -> ArenaResult:
     """Play every pair of ``agents`` (instances or specs) ``games_per_pair`` times.
 
     ``game`` is a :class:`odd_env.game.Game` or a name with ``size`` and
     ``variant``. Half of each pair's games are played with each colour.
     ``workers > 1`` runs games in that many processes (agents are pickled to each).
+    ``opening`` random legal actions start every game, the same for the two
+    games of a pair that swap colours (see the module docstring).
     """
     if games_per_pair < 2 or games_per_pair % 2:
         raise ValueError(f"games_per_pair must be even and >= 2 (half with each colour), got {games_per_pair}")
@@ -431,6 +471,7 @@ def round_robin(
     if labels is not None and len(labels) != len(agents):
         raise ValueError(f"{len(labels)} labels for {len(agents)} agents")
     G = make_game(game, size, variant)  # validates early
+    opening = check_opening(opening)
     if labels is None:
         labels = [a if isinstance(a, str) else a.label for a in agents]
     players: list[Agent] = []
@@ -447,7 +488,7 @@ def round_robin(
     t0 = time.perf_counter()
     try:
         if workers <= 1:
-            _init_worker(players, labels, G)
+            _init_worker(players, labels, G, opening)
             for idx, task in enumerate(tasks):
                 results[idx] = _run_task(task)
                 if bar is not None:
@@ -455,7 +496,7 @@ def round_robin(
         else:
             with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
                                      initializer=_init_worker,
-                                     initargs=(players, labels, G)) as pool:
+                                     initargs=(players, labels, G, opening)) as pool:
                 futures = {pool.submit(_run_task, task): idx for idx, task in enumerate(tasks)}
                 for fut in as_completed(futures):
                     results[futures[fut]] = fut.result()
@@ -466,7 +507,7 @@ def round_robin(
             bar.close()
     return ArenaResult(game=G.name, size=G.size, labels=labels, variant=G.variant,
                        games_per_pair=games_per_pair, seed=seed, games=results,  # type: ignore[arg-type]
-                       elapsed=time.perf_counter() - t0)
+                       elapsed=time.perf_counter() - t0, opening=opening)
 
 
 def _unique(labels: list[str]) -> list[str]:
@@ -494,6 +535,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=100,
                    help="games per pair, even: half with each colour (default 100)")
     p.add_argument("--seed", type=int, default=0, help="base seed of every game (default 0)")
+    p.add_argument("--opening", type=int, default=0, metavar="N",
+                   help="start every game with N random legal actions, shared by the two games of a pair "
+                        "that swap colours (varied games between deterministic players; default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     p.add_argument("--out", default=None,
                    help="output directory (default runs/arena/<game><size><variant>)")
@@ -522,6 +566,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--seed must be >= 0, got {args.seed}")
         if args.workers < 1:
             raise ValueError(f"--workers must be >= 1, got {args.workers}")
+        if args.opening < 0:
+            raise ValueError(f"--opening must be >= 0 (random opening actions), got {args.opening}")
         agents = []
         for spec in args.agents:
             try:
@@ -540,7 +586,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:
         parser.error(str(exc))
     result = round_robin(agents, g, games_per_pair=args.games, seed=args.seed,
-                         workers=args.workers, progress=not args.no_progress, labels=args.agents)
+                         workers=args.workers, progress=not args.no_progress, labels=args.agents,
+                         opening=args.opening)
     print(result.table())
     path = result.save(out, records=not args.no_records)
     print(f"\n{len(result.games)} games in {result.elapsed:.0f} s; results in {path}/")

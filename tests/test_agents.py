@@ -501,6 +501,41 @@ def test_round_robin_results_do_not_depend_on_workers():
     assert [r.actions for r in one.games] == [r.actions for r in two.games]
 
 
+def test_random_openings_vary_deterministic_games_and_pairs_share_them():
+    from agents.base import Agent
+
+    class Lowest(Agent):
+        name = "lowest"
+
+        def act(self, state):
+            return int(state.legal_actions()[0])
+
+    class Highest(Agent):
+        name = "highest"
+
+        def act(self, state):
+            return int(state.legal_actions()[-1])
+
+    # Two deterministic players repeat the same two games without an opening.
+    plain = round_robin([Lowest(), Highest()], "xodd", 5, games_per_pair=6, seed=4, progress=False)
+    assert len({tuple(r.actions) for r in plain.games}) == 2
+    res = round_robin([Lowest(), Highest()], "xodd", 5, games_per_pair=6, seed=4, progress=False, opening=4)
+    assert len({tuple(r.actions) for r in res.games}) == 6
+    for k in range(0, 6, 2):
+        first, second = res.games[k], res.games[k + 1]
+        assert first.players == second.players[::-1]  # colours swapped
+        assert first.opening == second.opening == 4
+        assert first.actions[:4] == second.actions[:4]  # the same opening
+        assert first.moves[0] + first.moves[1] == first.plies - 4  # the opening is nobody's move
+    assert res.games[0].actions[:4] != res.games[2].actions[:4]
+    assert "4 random opening actions" in res.table()
+    # An opening longer than the game ends it before any agent moves.
+    short = play_game("greedy", "random", "xodd", 2, seed=1, opening=100)
+    assert short.moves == (0, 0) and short.opening == short.plies
+    with pytest.raises(ValueError, match="opening must be an integer >= 0"):
+        round_robin(["greedy", "random"], "xodd", 5, games_per_pair=2, opening=-1, progress=False)
+
+
 def test_arena_command_line(tmp_path, capsys):
     rc = arena_main(["--game", "xodd", "--board-size", "4", "--agents", "random", "greedy",
                      "--games", "4", "--out", str(tmp_path), "--no-progress"])
@@ -526,6 +561,7 @@ def arena_fails(argv, capsys):
     (["--agents", "random", "greedy", "--games", "-4"], "--games must be even and >= 2"),
     (["--agents", "random", "greedy", "--seed", "-1"], "--seed must be >= 0"),
     (["--agents", "random", "greedy", "--workers", "0"], "--workers must be >= 1"),
+    (["--agents", "random", "greedy", "--opening", "-2"], "--opening must be >= 0"),
     (["--agents", "random", "gredy"], "agent 'gredy': unknown agent 'gredy'"),
     (["--agents", "random", "mcts:simulations=inf"], "mcts option simulations must be an integer >= 1, got inf"),
     (["--agents", "random", "ppo:path=missing.pt"], "agent 'ppo:path=missing.pt': no checkpoint at missing.pt"),
