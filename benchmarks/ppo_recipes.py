@@ -2,7 +2,7 @@
 
     python benchmarks/ppo_recipes.py --recipes small          # Xodd 7x7, Yodd base 4: 15 min each
     python benchmarks/ppo_recipes.py --recipes full           # Xodd 9x9, Yodd base 6: 30 min each
-    python benchmarks/ppo_recipes.py --recipes yinsh --mcts-games 50   # YINSH: 15 min
+    python benchmarks/ppo_recipes.py --recipes yinsh --parallel 1 --threads 2 --mcts-games 40   # YINSH: 15 min
     python benchmarks/ppo_recipes.py --recipes small --device cuda
 
 ``--league`` adds the greedy agent to the self-play opponents (30% of
@@ -43,8 +43,8 @@ RECIPES = {
     "yinsh": dict(game="yinsh", board_size=0, minutes=15, milestones="5,10,15", label="YINSH",
                   opponents="random,mcts:simulations=200", eval_opponents="random",
                   train=["--channels", "32", "--blocks", "3", "--lr", "1e-3", "--num-games", "128",
-                         "--rollout-steps", "32", "--eval-every", "5", "--scripted-opponents", "random",
-                         "--scripted-prob", "0.5"]),
+                         "--rollout-steps", "32", "--update-epochs", "2", "--minibatch-size", "256",
+                         "--eval-every", "5", "--scripted-opponents", "random", "--scripted-prob", "0.5"]),
 }
 GROUPS = {"small": ["xodd7", "yodd4"], "full": ["xodd9", "yodd6"], "all": list(RECIPES)}
 
@@ -56,13 +56,13 @@ def label(name: str) -> str:
 
 
 def train_command(name: str, out: Path, device: str, seed: int, minutes: float | None,
-                  extra: list[str]) -> list[str]:
+                  extra: list[str], threads: int = 1) -> list[str]:
     """The ``python -m agents.ppo`` command of a recipe."""
     r = RECIPES[name]
     return [sys.executable, "-m", "agents.ppo", "--game", r["game"], "--board-size", str(r["board_size"]),
             "--total-minutes", str(minutes or r["minutes"]), "--total-steps", str(10**10),
             "--milestones", r["milestones"], "--eval-every", "10", "--eval-games", "50",
-            "--eval-opponents", r.get("eval_opponents", "random,greedy"), "--threads", "1", "--device", device, "--seed", str(seed),
+            "--eval-opponents", r.get("eval_opponents", "random,greedy"), "--threads", str(threads), "--device", device, "--seed", str(seed),
             "--run-dir", str(out / name), "--no-progress", *r["train"], *extra]
 
 
@@ -125,6 +125,9 @@ def main() -> None:
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--parallel", type=int, default=2, help="recipes trained at once")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="torch threads of each training run (parallel x threads <= the machine's cores; "
+                             "one recipe on 2 cores: --parallel 1 --threads 2)")
     parser.add_argument("--minutes", type=float, default=None, help="override every recipe's training minutes")
     parser.add_argument("--eval-games", type=int, default=400)
     parser.add_argument("--skip-training", action="store_true", help="only evaluate existing checkpoints")
@@ -146,7 +149,7 @@ def main() -> None:
                 name = pending.pop(0)
                 own = "--scripted-opponents" in RECIPES[name]["train"]
                 extra = ["--scripted-opponents", "greedy", "--scripted-prob", "0.3"] if args.league and not own else []
-                cmd = train_command(name, out, args.device, args.seed, args.minutes, extra)
+                cmd = train_command(name, out, args.device, args.seed, args.minutes, extra, args.threads)
                 print("$", " ".join(cmd[1:]), flush=True)
                 log = open(out / f"{name}.log", "w")
                 running.append((name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), time.time()))
