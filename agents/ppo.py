@@ -120,13 +120,13 @@ class Args:
     """stop after this much wall-clock training time too (0: no limit)"""
     num_games: int = 128
     """games stepped together in the batched engine"""
-    rollout_steps: int = 64
+    rollout_steps: int = 32
     """engine steps per rollout (samples: up to num_games x rollout_steps)"""
-    channels: int = 64
+    channels: int = 32
     """channels of the residual trunk"""
-    blocks: int = 4
+    blocks: int = 3
     """residual blocks"""
-    lr: float = 3e-4
+    lr: float = 1e-3
     """Adam learning rate (a new value given with --resume applies from the next update)"""
     anneal_lr: bool = False
     """anneal the learning rate linearly to 0 over total_steps"""

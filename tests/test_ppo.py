@@ -156,10 +156,10 @@ def test_building_a_network_draws_nothing_from_torch(tmp_path):
 
 def test_resume_applies_a_new_learning_rate_and_says_so(tmp_path, capsys):
     train(small_args(tmp_path, total_steps=32 * 16))
-    resumed = train(small_args(tmp_path, total_steps=32 * 16 * 2, lr=1e-3, resume=True))
-    assert "learning rate 0.001 (was 0.0003)" in capsys.readouterr().out
-    assert resumed.optimizer.param_groups[0]["lr"] == 1e-3
-    assert load_checkpoint(tmp_path / "run" / "last.pt")["args"]["lr"] == 1e-3
+    resumed = train(small_args(tmp_path, total_steps=32 * 16 * 2, lr=2e-3, resume=True))
+    assert "learning rate 0.002 (was 0.001)" in capsys.readouterr().out
+    assert resumed.optimizer.param_groups[0]["lr"] == 2e-3
+    assert load_checkpoint(tmp_path / "run" / "last.pt")["args"]["lr"] == 2e-3
 
 
 def test_resume_refuses_changed_arguments_from_python(tmp_path):
