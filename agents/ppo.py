@@ -134,9 +134,9 @@ class Args:
     """discount (1.0: the episodic zero-sum setting the scheme is exact for)"""
     gae_lambda: float = 0.95
     """GAE lambda"""
-    update_epochs: int = 4
+    update_epochs: int = 2
     """passes over each rollout"""
-    minibatch_size: int = 1024
+    minibatch_size: int = 256
     """samples per gradient step"""
     clip_coef: float = 0.2
     """PPO clip range"""

@@ -47,7 +47,7 @@ def main(argv: list[str] | None = None) -> int:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    fig, ax = plt.subplots(figsize=(6.4, 4.0 + 0.25 * len(args.runs)))
     for run, label in zip(args.runs, labels):
         pts = read_curve(run, args.metric)
         ax.plot(*zip(*pts), marker="o", ms=3, label=label)
@@ -56,7 +56,8 @@ def main(argv: list[str] | None = None) -> int:
     ax.set_ylabel(f"{args.metric.replace('win_rate/', 'score against ')}{per_point}")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
-    ax.legend()
+    # Below the axes: curves that reach 1.0 fill every corner of the plot.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.16), ncol=1, frameon=False)
     if args.title:
         ax.set_title(args.title)
     fig.tight_layout()
