@@ -40,6 +40,15 @@ refused. Without priors, 200 simulations barely visit each of
 the ~100-200 first stones once on the larger boards; the priors make the
 search beat the greedy player there too.
 
+With a value function, ``batch`` leaves are gathered before they are
+evaluated (one network call for all of them with ``network=``): each walk
+down counts its visits at once and its value only when its leaf is evaluated
+(virtual loss), so the walks of one batch spread over different leaves; a
+walk that reaches a leaf already waiting is undone and ends the batch early.
+``batch=1`` is the plain one-leaf-at-a-time search. The exploration constant
+defaults to :data:`C_ROLLOUT` with rollouts and :data:`C_VALUE` with a value
+function.
+
 The search stops after ``simulations`` simulations or ``time_budget`` seconds,
 whichever comes first (only the simulation count is reproducible), and plays
 the most visited action; a pass that ends the game with a win is played
@@ -72,6 +81,16 @@ PRIORS = ("auto", None, "greedy")
 
 PolicyValueFn = Callable[[Position], tuple[np.ndarray, float]]
 """``f(state) -> (priors over all actions, value in [-1, 1] for the player to act)``."""
+
+C_ROLLOUT = 1.4
+"""The exploration constant of searches with rollouts (UCT, or PUCT with greedy priors)."""
+
+C_VALUE = 0.5
+"""The exploration constant of PUCT with a value function (network-guided search); values are in
+[0, 1], so this is AlphaZero's c_puct of 1.0 on its [-1, 1] scale (measured: see the README)."""
+
+BATCH_NETWORK = 8
+"""Leaves per network call in a network-guided search (``batch=None``)."""
 
 ODD_GAMES = ("xodd", "yodd")
 """Games with the compiled greedy player: greedy rollouts and priors exist only there."""
@@ -118,7 +137,7 @@ class Node:
     """A position in the search tree; edge statistics live in arrays, one slot per legal action."""
 
     __slots__ = ("state", "to_move", "terminal", "winner", "actions", "prior",
-                 "visits", "wins", "children", "total")
+                 "visits", "wins", "children", "total", "pending")
 
     def __init__(self, state: Position):
         self.state = state
@@ -132,6 +151,7 @@ class Node:
         self.wins = np.zeros(k)  # summed values (0 loss, 0.5 draw, 1 win) for the player to act here
         self.children: list[Node | None] = [None] * k
         self.total = 0
+        self.pending = False  # created by a batched simulation, not yet evaluated
 
 
 class MCTSAgent(Agent):
@@ -139,7 +159,17 @@ class MCTSAgent(Agent):
 
     Args:
         simulations: simulations per action (the main strength knob).
-        c: exploration constant (UCT, or PUCT when there are priors).
+        c: exploration constant (UCT, or PUCT when there are priors); None
+            (default) chooses :data:`C_ROLLOUT` for searches with rollouts and
+            :data:`C_VALUE` for searches with a value function (network).
+        batch: leaves evaluated together, with virtual loss (a visit counted on
+            the way down, its value added when the leaf is evaluated), in one
+            network call with ``network=``; None (default) chooses
+            :data:`BATCH_NETWORK` with ``network=`` and 1 otherwise. Rollout
+            searches evaluate one leaf at a time (batch 1).
+        fpu_reduction: PUCT values an unvisited edge at the node's mean value
+            minus ``fpu_reduction`` times the square root of the prior mass of
+            the visited edges (first-play urgency; 0, the default: the mean).
         time_budget: seconds per action; ``None`` for no limit. The search
             stops at whichever of ``simulations`` and ``time_budget`` comes first.
         rollout: ``"greedy"`` (default) or ``"random"``.
@@ -161,7 +191,7 @@ class MCTSAgent(Agent):
     def __init__(
         self,
         simulations: int = 200,
-        c: float = 1.4,
+        c: float | None = None,
         time_budget: float | None = None,
         rollout: str = "auto",
         epsilon: float = 0.1,
@@ -172,6 +202,8 @@ class MCTSAgent(Agent):
         seed: int | None = None,
         geometry: Geometry | None = None,
         network: str | os.PathLike | None = None,
+        batch: int | None = None,
+        fpu_reduction: float = 0.0,
     ):
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
@@ -182,7 +214,11 @@ class MCTSAgent(Agent):
         if policy_value_fn is not None and not callable(policy_value_fn):
             raise ValueError(f"mcts option policy_value_fn must be callable or None, got {policy_value_fn!r}")
         simulations = check_int("mcts option simulations", simulations, 1)
-        c = check_float("mcts option c", c, 0.0)
+        if c is not None:
+            c = check_float("mcts option c", c, 0.0)
+        if batch is not None:
+            batch = check_int("mcts option batch", batch, 1)
+        fpu_reduction = check_float("mcts option fpu_reduction", fpu_reduction, 0.0, 1.0)
         if time_budget is not None:
             time_budget = check_float("mcts option time_budget", time_budget, 0.0, low_open=True)
         epsilon = check_float("mcts option epsilon", epsilon, 0.0, 1.0)
@@ -209,6 +245,9 @@ class MCTSAgent(Agent):
             except ValueError as err:
                 raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
             policy_value_fn = player.policy_value
+        if batch is not None and batch > 1 and policy_value_fn is None:
+            raise ValueError(f"mcts option batch={batch} needs a value function (network= or policy_value_fn=): "
+                             "searches with rollouts evaluate one leaf at a time (batch=1)")
         super().__init__(seed=seed, geometry=geometry)
         if player is not None:
             if self.game is not None and self.game is not player.game:
@@ -219,6 +258,11 @@ class MCTSAgent(Agent):
         """The pretrained name or checkpoint path of the network guiding the search, or None."""
         self.simulations = simulations
         self.c = c
+        self._c = c if c is not None else (C_ROLLOUT if policy_value_fn is None else C_VALUE)
+        self.batch = batch
+        self.fpu_reduction = fpu_reduction
+        self._batch = batch if batch is not None else (BATCH_NETWORK if player is not None else 1)
+        self._policy_values = None if player is None else player.policy_values
         self.time_budget = time_budget
         self.rollout = rollout
         self.epsilon = epsilon
@@ -266,7 +310,7 @@ class MCTSAgent(Agent):
             "simulations": self.simulations, "c": self.c, "time_budget": self.time_budget,
             "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
             "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
-            "network": self.network,
+            "network": self.network, "batch": self.batch, "fpu_reduction": self.fpu_reduction,
         }
 
     @property
@@ -306,14 +350,7 @@ class MCTSAgent(Agent):
                 return shortcut
         root = self._find_root(state)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
-        sims = 0
-        if len(root.actions) > 1:
-            while sims < self.simulations:
-                self._simulate(root)
-                sims += 1
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-        self.last_simulations = sims
+        self.last_simulations = self._search(root, deadline) if len(root.actions) > 1 else 0
         i = self._best_edge(root)
         action = int(root.actions[i])
         self._root = root  # kept for root_visits(); searched from again only with reuse_tree
@@ -370,11 +407,13 @@ class MCTSAgent(Agent):
             unvisited = np.flatnonzero(v == 0)
             if len(unvisited):
                 return int(unvisited[self.rng.integers(len(unvisited))])
-            score = node.wins / v + self.c * np.sqrt(math.log(node.total) / v)
+            score = node.wins / v + self._c * np.sqrt(math.log(node.total) / v)
         else:
             fpu = node.wins.sum() / node.total if node.total else 0.5
+            if self.fpu_reduction:
+                fpu -= self.fpu_reduction * math.sqrt(float(node.prior[v > 0].sum()))
             q = np.where(v > 0, node.wins / np.maximum(v, 1), fpu)
-            score = q + self.c * node.prior * math.sqrt(node.total + 1) / (1.0 + v)
+            score = q + self._c * node.prior * math.sqrt(node.total + 1) / (1.0 + v)
         best = np.flatnonzero(score == score.max())
         return int(best[self.rng.integers(len(best))]) if len(best) > 1 else int(best[0])
 
@@ -384,11 +423,16 @@ class MCTSAgent(Agent):
             return None
         if self.policy_value_fn is not None:
             priors, value = self.policy_value_fn(node.state)
-            p = np.asarray(priors, dtype=np.float64)[node.actions]
-            total = p.sum()
-            node.prior = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
+            self._set_prior(node, priors)
             return float(value)
         return None
+
+    @staticmethod
+    def _set_prior(node: Node, priors: np.ndarray) -> None:
+        """The node's priors: the value function's, over its legal actions, renormalised."""
+        p = np.asarray(priors, dtype=np.float64)[node.actions]
+        total = p.sum()
+        node.prior = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
 
     def _greedy_prior(self, node: Node) -> np.ndarray:
         """Softmax over the greedy score of the best turn through each action."""
@@ -415,29 +459,74 @@ class MCTSAgent(Agent):
             state.apply(int(legal[randbelow(self._rng_state, len(legal))]))
         return _value_for_first(state)
 
-    def _simulate(self, root: Node) -> None:
+    def _search(self, root: Node, deadline: float | None) -> int:
+        """Run the simulations from ``root``, ``batch`` leaves per evaluation; return how many ran."""
+        sims = 0
+        while sims < self.simulations:
+            leaves: list[tuple[list[tuple[Node, int]], Node]] = []
+            for _ in range(min(self._batch, self.simulations - sims)):
+                path, leaf, v_first = self._descend(root)
+                if path is None:  # reached a leaf of this batch: evaluate what we have first
+                    break
+                sims += 1
+                if leaf is None:
+                    self._backup(path, v_first)
+                else:
+                    leaves.append((path, leaf))
+            if leaves:
+                for (path, leaf), v_first in zip(leaves, self._evaluate_leaves([leaf for _, leaf in leaves])):
+                    leaf.pending = False
+                    self._backup(path, v_first)
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return sims
+
+    def _descend(self, root: Node) -> tuple[list[tuple[Node, int]] | None, Node | None, float]:
+        """Walk down from ``root`` counting a visit on each edge taken (its value comes at
+        :meth:`_backup`: until then the edge counts as a loss, the virtual loss that spreads a
+        batch over several leaves). Returns ``(path, new leaf to evaluate, 0)``, ``(path, None,
+        value for player 0)`` at the end of the game, or ``(None, None, 0)`` (nothing counted)
+        when the walk reaches a leaf that awaits its evaluation in this batch."""
         node = root
         path: list[tuple[Node, int]] = []
         while True:
             if node.terminal:
-                v_first = _value_for_first(node.state)
-                break
+                return path, None, _value_for_first(node.state)
+            if node.pending:
+                for n, i in path:
+                    n.visits[i] -= 1
+                    n.total -= 1
+                return None, None, 0.0
             i = self._select(node)
+            node.visits[i] += 1
+            node.total += 1
             path.append((node, i))
             child = node.children[i]
             if child is None:
                 child = Node(node.state.child(int(node.actions[i])))
                 node.children[i] = child
-                value = self._expand(child)
                 if child.terminal:
-                    v_first = _value_for_first(child.state)
-                elif value is not None:
-                    v_first = 0.5 * (1.0 + (value if child.to_move == 0 else -value))
-                else:
-                    v_first = self._evaluate(child)
-                break
+                    return path, None, _value_for_first(child.state)
+                child.pending = True
+                return path, child, 0.0
             node = child
+
+    def _evaluate_leaves(self, leaves: list[Node]) -> list[float]:
+        """Values for player 0 of new leaves (setting their priors): one network call for all
+        of them with ``network=``, else the value function or a rollout for each."""
+        if self.policy_value_fn is None:
+            return [self._evaluate(leaf) for leaf in leaves]
+        if self._policy_values is not None and len(leaves) > 1:
+            results = self._policy_values([leaf.state for leaf in leaves])
+        else:
+            results = [self.policy_value_fn(leaf.state) for leaf in leaves]
+        out = []
+        for leaf, (priors, value) in zip(leaves, results):
+            self._set_prior(leaf, priors)
+            out.append(0.5 * (1.0 + (value if leaf.to_move == 0 else -value)))
+        return out
+
+    @staticmethod
+    def _backup(path: list[tuple[Node, int]], v_first: float) -> None:
         for n, i in path:
-            n.visits[i] += 1
             n.wins[i] += v_first if n.to_move == 0 else 1.0 - v_first
-            n.total += 1

@@ -1,14 +1,16 @@
 """Search and augmentation speeds: ms per move of MCTS (network-guided or with rollouts), ms per augmented batch.
 
-For each checkpoint given, MCTS with the network's priors and values plays
-the game against the random player, and so does the default MCTS (greedy
-priors and rollouts on Xodd/Yodd, random rollouts on YINSH) at the same
-number of simulations; the table gives the median milliseconds per move of
-the searching side over ``--games`` games. A second table times
+For each network given (a checkpoint path or a pretrained name), MCTS with
+the network's priors and values plays the game against the random player,
+once for each ``--batches`` value (leaves per network call), and so does the
+default MCTS (greedy priors and rollouts on Xodd/Yodd, random rollouts on
+YINSH) at the same number of simulations; the table gives the median
+milliseconds per move of the searching side over ``--games`` games. A second table times
 :func:`odd_env.symmetry.map_batch` on a batch of ``--batch`` random samples
 of every game (what ``python -m agents.ppo --augment`` adds to each update).
 
     python benchmarks/bench_search.py runs/x5/last.pt runs/y3/last.pt --simulations 200
+    python benchmarks/bench_search.py xodd9 yodd6 --batches 1,8,16 --games 2
 """
 
 from __future__ import annotations
@@ -65,23 +67,34 @@ def augment_ms(game, batch: int, rounds: int, seed: int) -> list[float]:
 def main() -> None:
     """Parse the arguments, time, print the tables."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("networks", nargs="*", help="PPO checkpoints (each of its own game)")
+    p.add_argument("networks", nargs="*", help="PPO checkpoints or pretrained names (each of its own game)")
     p.add_argument("--simulations", type=int, default=200)
     p.add_argument("--games", type=int, default=2, help="games per agent (half with each colour)")
+    p.add_argument("--batches", default="1,8", help="network-guided search: leaves per network call, "
+                   "comma-separated (default 1,8)")
     p.add_argument("--batch", type=int, default=4096, help="samples per augmented batch")
     p.add_argument("--rounds", type=int, default=10)
     p.add_argument("--seed", type=int, default=0)
     a = p.parse_args()
+    try:
+        batches = [int(b) for b in a.batches.split(",")]
+        if min(batches) < 1:
+            raise ValueError
+    except ValueError:
+        p.error(f"--batches must be positive integers separated by commas, got {a.batches!r}")
     torch.set_num_threads(1)
+    shipped = {net.name: net for net in agents.pretrained_networks()}
     if a.networks:
         print(f"| game | network | agent | ms/move (median) | min | max | moves |")
         print("|---|---|---|---:|---:|---:|---:|")
         for path in a.networks:
+            path = str(shipped[path].path) if path in shipped else path
             meta = read_metadata(path)
             game = make(meta["game"], meta["board_size"] or None, meta.get("variant", ""))
             cfg = meta["net_config"]
             net = f"{cfg['channels']}x{cfg['blocks']}, {meta.get('global_step', 0):,} steps"
-            for label, options in (("mcts network", {"network": path}), ("mcts rollouts", {})):
+            runs = [(f"mcts network, batch {b}", {"network": path, "batch": b}) for b in batches]
+            for label, options in runs + [("mcts rollouts", {})]:
                 times = ms_per_move("mcts", {"simulations": a.simulations, **options}, game, a.games, a.seed)
                 print(f"| {game.label} | {net} | {label}, {a.simulations} sims | {statistics.median(times):.1f} "
                       f"| {min(times):.1f} | {max(times):.1f} | {len(times)} |")

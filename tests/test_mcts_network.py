@@ -101,3 +101,95 @@ def test_label_options_spec_and_pickle(xodd4):
     assert copy.game is player.game and copy.network == xodd4
     state = make("xodd", 4).new_state()
     assert player.act(state) == rebuilt.act(state) == copy.act(state)
+
+
+def _tree_nodes(root):
+    stack, out = [root], []
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        stack.extend(child for child in node.children if child is not None)
+    return out
+
+
+def test_batched_leaves_go_to_the_network_together(xodd4):
+    state = make("xodd", 4).new_state()
+    state.apply(int(state.legal_actions()[3]))
+    sizes = []
+    player = agents.load("mcts", network=xodd4, simulations=64, batch=8, seed=0)
+    inner = player._policy_values
+    player._policy_values = lambda states: sizes.append(len(states)) or inner(states)
+    action = player.act(state)
+    assert state.legal_action_mask()[action]
+    # Every simulation is counted once (a walk that met a leaf awaiting evaluation was undone) ...
+    assert sum(player.root_visits().values()) == player.last_simulations == 64
+    nodes = _tree_nodes(player._root)
+    assert not any(node.pending for node in nodes)
+    for node in nodes:  # ... each node's visits are its edges' visits, each edge's value in [0, visits]
+        assert node.total == node.visits.sum()
+        assert np.all((node.wins >= 0) & (node.wins <= node.visits + 1e-9))
+    # ... and the leaves went to the network several at a time, at most `batch` per call.
+    assert max(sizes) == 8 and len(sizes) < 64 // 2
+    again = agents.load("mcts", network=xodd4, simulations=64, batch=8, seed=0)
+    assert again.act(state) == action and again.root_visits() == player.root_visits()
+
+
+def test_one_leaf_at_a_time_is_the_plain_search(xodd4):
+    network = PPOAgent(path=xodd4)
+    state = make("xodd", 4).new_state()
+    by_network = agents.load("mcts", network=xodd4, simulations=40, batch=1, seed=5)
+    by_function = MCTSAgent(simulations=40, policy_value_fn=network.policy_value, seed=5)
+    assert by_network.act(state) == by_function.act(state)
+    assert by_network.root_visits() == by_function.root_visits()
+
+
+def test_policy_values_is_policy_value_of_each_position(xodd4):
+    network = PPOAgent(path=xodd4)
+    rng = np.random.default_rng(0)
+    states = []
+    state = network.game.new_state()
+    while not state.is_terminal:
+        states.append(state.copy())
+        state.apply(int(rng.choice(state.legal_actions())))
+    together = network.policy_values(states)
+    assert len(together) == len(states) and network.policy_values([]) == []
+    for s, (probs, value) in zip(states, together):
+        one_probs, one_value = network.policy_value(s)
+        np.testing.assert_allclose(probs, one_probs, atol=1e-5)
+        assert abs(value - one_value) < 1e-5
+        assert probs[~s.legal_action_mask().astype(bool)].sum() == 0
+
+
+def test_batch_and_c_options(xodd4):
+    assert agents.load("mcts", network=xodd4)._batch == agents.mcts.BATCH_NETWORK
+    assert agents.load("mcts", network=xodd4)._c == agents.mcts.C_VALUE
+    assert agents.load("mcts")._c == agents.mcts.C_ROLLOUT and agents.load("mcts")._batch == 1
+    assert agents.load("mcts", network=xodd4, c=2.0, batch=2).label == \
+        f"mcts:simulations=200,c=2.0,network={xodd4},batch=2"
+    with pytest.raises(ValueError, match=r"batch=4 needs a value function \(network= or policy_value_fn=\)"):
+        agents.load("mcts", batch=4)
+    with pytest.raises(ValueError, match="mcts option batch must be"):
+        agents.load("mcts", network=xodd4, batch=0)
+
+
+def test_first_play_urgency_reduction_keeps_the_search_on_visited_edges():
+    state = make("xodd", 5).new_state()
+    state.apply(12)
+    legal = state.legal_actions()
+
+    def peaked(s):  # most of the prior on one action, every position a draw
+        p = np.full(s.game.num_actions, 0.1)
+        p[s.legal_actions()[0]] = 2.0
+        return p, 0.0
+
+    tried = []
+    for reduction in (0.0, 0.5):
+        player = MCTSAgent(simulations=60, policy_value_fn=peaked, fpu_reduction=reduction, seed=0)
+        player.act(state)
+        visits = player.root_visits()
+        assert sum(visits.values()) == 60 and set(visits) == set(int(a) for a in legal)
+        tried.append(sum(v > 0 for v in visits.values()))
+    # Unvisited edges valued below the visited ones: fewer of them get tried (here only the first).
+    assert tried[0] > 5 and tried[1] == 1
+    with pytest.raises(ValueError, match="mcts option fpu_reduction"):
+        MCTSAgent(fpu_reduction=-0.1)
