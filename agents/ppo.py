@@ -86,6 +86,7 @@ import torch
 from torch import nn
 
 from odd_env.game import Game, Position, make as make_game
+from odd_env import symmetry as board_symmetry
 from odd_env.symmetry import map_batch, symmetries
 
 from . import checkpoint as ckpt_io
@@ -873,15 +874,18 @@ class PPOAgent(Agent):
     of torch CPU threads of each move's forward pass (1 by default: one
     position at a time runs fastest on one thread, and torch's default of one
     thread per core made a move tens to hundreds of times slower); None uses
-    the process's setting. The checkpoint is verified as
-    :func:`agents.checkpoint.load` does.
+    the process's setting. ``symmetries=k`` averages the policy and value over
+    the first k images of each position under the board's symmetry group
+    (:func:`odd_env.symmetry.symmetries`: up to 8 on Xodd, 12 on Yodd and
+    YINSH), one network call for all of them; 1 (default) uses the position
+    as it is. The checkpoint is verified as :func:`agents.checkpoint.load` does.
     """
 
     name = "ppo"
 
     def __init__(self, path: str | os.PathLike | None = None, network: PolicyValueNet | None = None,
                  greedy: bool = True, seed: int | None = None, device: str = "cpu", threads: int | None = 1,
-                 pretrained: str | None = None):
+                 pretrained: str | None = None, symmetries: int = 1):
         super().__init__(seed=seed)
         if sum(x is not None for x in (path, network, pretrained)) != 1:
             raise ValueError("ppo: give exactly one of path= (a checkpoint), pretrained= (a shipped network's "
@@ -906,10 +910,21 @@ class PPOAgent(Agent):
         cfg = self.network.config
         self.game = make_game(cfg.game, cfg.board_size or None, cfg.variant)
         self.geometry = self.game.extra.get("geometry")
+        group = board_symmetry.symmetries(self.game)
+        if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) \
+                or not 1 <= symmetries <= len(group):
+            raise ValueError(f"ppo option symmetries must be an integer from 1 (the position as it is) to "
+                             f"{len(group)} (every symmetry of the {self.game.label} board), got {symmetries!r}")
+        self.symmetries = int(symmetries)
+        """Views averaged per position: the first ``symmetries`` maps of the board's group."""
+        self._views = group[:self.symmetries]
 
     @torch.no_grad()
     def policy_value(self, state: Position) -> tuple[np.ndarray, float]:
-        """Masked action probabilities and the value for the player to act."""
+        """Masked action probabilities and the value for the player to act (with ``symmetries``
+        > 1: the mean over the position's images of the probabilities mapped back, and of the values)."""
+        if self.symmetries > 1:
+            return self.policy_values([state])[0]
         if state.game is not self.game:
             raise ValueError(f"this network plays {self.game.label}, not {state.game.label}")
         obs = torch.from_numpy(state.observation()[None]).to(self.device)
@@ -927,11 +942,21 @@ class PPOAgent(Agent):
         for state in states:
             if state.game is not self.game:
                 raise ValueError(f"this network plays {self.game.label}, not {state.game.label}")
-        obs = torch.from_numpy(np.stack([s.observation() for s in states])).to(self.device)
+        obs = np.stack([s.observation() for s in states])
         mask = torch.from_numpy(np.stack([s.legal_action_mask() for s in states]).astype(bool)).to(self.device)
+        k, n = self.symmetries, len(states)
+        if k > 1:  # view v of position i at row v * n + i
+            obs = np.concatenate([view.map_planes(obs) for view in self._views])
         with torch_threads(self.threads):
-            logits, value = self.network(obs)
-        probs = torch.softmax(masked_logits(logits, mask), dim=-1).cpu().numpy()
+            logits, value = self.network(torch.from_numpy(obs).to(self.device))
+        if k > 1:  # each view's logits back on the position's actions: logit of a = view's logit of image(a)
+            back = torch.from_numpy(np.stack([view.actions for view in self._views])).to(self.device)
+            logits = torch.gather(logits.view(k, n, -1), 2, back[:, None, :].expand(k, n, -1))
+            probs = torch.softmax(masked_logits(logits, mask.expand(k, n, -1)), dim=-1).mean(0)
+            value = value.view(k, n).mean(0)
+        else:
+            probs = torch.softmax(masked_logits(logits, mask), dim=-1)
+        probs = probs.cpu().numpy()
         value = value.cpu().numpy()
         return [(probs[i], float(value[i])) for i in range(len(states))]
 
@@ -947,7 +972,7 @@ class PPOAgent(Agent):
         """Options that rebuild this agent."""
         where = {"pretrained": self.pretrained} if self.pretrained is not None else {"path": self.path}
         return {**where, "greedy": self.greedy, "seed": self.seed, "device": str(self.device),
-                "threads": self.threads}
+                "threads": self.threads, "symmetries": self.symmetries}
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()

@@ -193,3 +193,36 @@ def test_first_play_urgency_reduction_keeps_the_search_on_visited_edges():
     assert tried[0] > 5 and tried[1] == 1
     with pytest.raises(ValueError, match="mcts option fpu_reduction"):
         MCTSAgent(fpu_reduction=-0.1)
+
+
+@pytest.mark.parametrize("game,size", [("xodd", 4), ("yodd", 3)])
+def test_a_network_averaged_over_the_symmetries(tmp_path_factory, game, size):
+    from odd_env.symmetry import symmetries
+
+    path = _checkpoint(tmp_path_factory, game, size)
+    plain = PPOAgent(path=path)
+    group = symmetries(plain.game)
+    full = PPOAgent(path=path, symmetries=len(group))
+    assert full.options["symmetries"] == len(group) and plain.symmetries == 1
+    state = plain.game.new_state()
+    state.apply(int(state.legal_actions()[len(state.legal_actions()) // 3]))
+    # The average of the network's answers on every image of the position, mapped back ...
+    images = []
+    for s in group:
+        image = plain.game.from_observation(s.map_planes(state.observation()))
+        probs, value = plain.policy_value(image)
+        images.append((probs[s.actions], value))  # probability of a = the image's probability of image(a)
+    probs, value = full.policy_value(state)
+    np.testing.assert_allclose(probs, np.mean([p for p, _ in images], axis=0), atol=1e-5)
+    assert abs(value - np.mean([v for _, v in images])) < 1e-5
+    assert probs[~state.legal_action_mask().astype(bool)].sum() == 0 and abs(probs.sum() - 1) < 1e-5
+    # ... so on the empty board (its own image) the averaged policy is symmetric.
+    empty = plain.game.new_state()
+    probs, _ = full.policy_value(empty)
+    for s in group:
+        np.testing.assert_allclose(s.map_mask(probs), probs, atol=1e-6)
+    batch = full.policy_values([empty, state])
+    np.testing.assert_allclose(batch[1][0], full.policy_value(state)[0], atol=1e-5)
+    for bad in (0, len(group) + 1, True, 2.5):
+        with pytest.raises(ValueError, match=f"ppo option symmetries must be an integer from 1 .* to {len(group)}"):
+            PPOAgent(path=path, symmetries=bad)
