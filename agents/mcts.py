@@ -170,6 +170,10 @@ class MCTSAgent(Agent):
         fpu_reduction: PUCT values an unvisited edge at the node's mean value
             minus ``fpu_reduction`` times the square root of the prior mass of
             the visited edges (first-play urgency; 0, the default: the mean).
+        symmetries: with ``network=``, the network's priors and value are the
+            means over this many images of each position under the board's
+            symmetries (:class:`agents.ppo.PPOAgent` ``symmetries``); 1 (default)
+            evaluates the position as it is.
         time_budget: seconds per action; ``None`` for no limit. The search
             stops at whichever of ``simulations`` and ``time_budget`` comes first.
         rollout: ``"greedy"`` (default) or ``"random"``.
@@ -204,6 +208,7 @@ class MCTSAgent(Agent):
         network: str | os.PathLike | None = None,
         batch: int | None = None,
         fpu_reduction: float = 0.0,
+        symmetries: int = 1,
     ):
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
@@ -241,10 +246,14 @@ class MCTSAgent(Agent):
             from .ppo import PPOAgent  # torch loads only for network-guided search
 
             try:
-                player = PPOAgent(pretrained=network) if is_name else PPOAgent(path=network)
+                where = {"pretrained": network} if is_name else {"path": network}
+                player = PPOAgent(**where, symmetries=symmetries)
             except ValueError as err:
                 raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
             policy_value_fn = player.policy_value
+        if symmetries != 1 and player is None:
+            raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "
+                             "symmetries: it needs network=")
         if batch is not None and batch > 1 and policy_value_fn is None:
             raise ValueError(f"mcts option batch={batch} needs a value function (network= or policy_value_fn=): "
                              "searches with rollouts evaluate one leaf at a time (batch=1)")
@@ -261,6 +270,7 @@ class MCTSAgent(Agent):
         self._c = c if c is not None else (C_ROLLOUT if policy_value_fn is None else C_VALUE)
         self.batch = batch
         self.fpu_reduction = fpu_reduction
+        self.symmetries = 1 if player is None else player.symmetries
         self._batch = batch if batch is not None else (BATCH_NETWORK if player is not None else 1)
         self._policy_values = None if player is None else player.policy_values
         self.time_budget = time_budget
@@ -311,6 +321,7 @@ class MCTSAgent(Agent):
             "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
             "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
             "network": self.network, "batch": self.batch, "fpu_reduction": self.fpu_reduction,
+            "symmetries": self.symmetries,
         }
 
     @property

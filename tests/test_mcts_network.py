@@ -170,6 +170,20 @@ def test_batch_and_c_options(xodd4):
         agents.load("mcts", batch=4)
     with pytest.raises(ValueError, match="mcts option batch must be"):
         agents.load("mcts", network=xodd4, batch=0)
+    with pytest.raises(ValueError, match="mcts option symmetries=2 averages .* it needs network="):
+        agents.load("mcts", symmetries=2)
+    with pytest.raises(ValueError, match="ppo option symmetries must be an integer from 1 .* to 8"):
+        agents.load("mcts", network=xodd4, symmetries=9)
+
+
+def test_search_on_symmetry_averaged_evaluations(xodd4):
+    state = make("xodd", 4).new_state()
+    state.apply(1)  # a position without symmetries: no ties between images of one action
+    player = agents.load(f"mcts:network={xodd4},simulations=1,symmetries=8", seed=0)
+    assert player.symmetries == 8 and player.label.endswith("symmetries=8")
+    probs, _ = PPOAgent(path=xodd4, symmetries=8).policy_value(state)
+    assert player.act(state) == int(np.argmax(probs))  # one simulation: the averaged prior's favourite
+    assert agents.load("mcts", **player.options).symmetries == 8
 
 
 def test_first_play_urgency_reduction_keeps_the_search_on_visited_edges():
