@@ -89,9 +89,6 @@ C_VALUE = 0.5
 """The exploration constant of PUCT with a value function (network-guided search); values are in
 [0, 1], so this is AlphaZero's c_puct of 1.0 on its [-1, 1] scale (measured: see the README)."""
 
-BATCH_NETWORK = 8
-"""Leaves per network call in a network-guided search (``batch=None``)."""
-
 ODD_GAMES = ("xodd", "yodd")
 """Games with the compiled greedy player: greedy rollouts and priors exist only there."""
 
@@ -164,9 +161,9 @@ class MCTSAgent(Agent):
             :data:`C_VALUE` for searches with a value function (network).
         batch: leaves evaluated together, with virtual loss (a visit counted on
             the way down, its value added when the leaf is evaluated), in one
-            network call with ``network=``; None (default) chooses
-            :data:`BATCH_NETWORK` with ``network=`` and 1 otherwise. Rollout
-            searches evaluate one leaf at a time (batch 1).
+            network call with ``network=``: faster per move, a little weaker per
+            simulation (see the README); 1 (default) is the plain search.
+            Rollout searches evaluate one leaf at a time (batch 1).
         fpu_reduction: PUCT values an unvisited edge at the node's mean value
             minus ``fpu_reduction`` times the square root of the prior mass of
             the visited edges (first-play urgency; 0, the default: the mean).
@@ -206,7 +203,7 @@ class MCTSAgent(Agent):
         seed: int | None = None,
         geometry: Geometry | None = None,
         network: str | os.PathLike | None = None,
-        batch: int | None = None,
+        batch: int = 1,
         fpu_reduction: float = 0.0,
         symmetries: int = 1,
     ):
@@ -221,8 +218,7 @@ class MCTSAgent(Agent):
         simulations = check_int("mcts option simulations", simulations, 1)
         if c is not None:
             c = check_float("mcts option c", c, 0.0)
-        if batch is not None:
-            batch = check_int("mcts option batch", batch, 1)
+        batch = check_int("mcts option batch", batch, 1)
         fpu_reduction = check_float("mcts option fpu_reduction", fpu_reduction, 0.0, 1.0)
         if time_budget is not None:
             time_budget = check_float("mcts option time_budget", time_budget, 0.0, low_open=True)
@@ -254,7 +250,7 @@ class MCTSAgent(Agent):
         if symmetries != 1 and player is None:
             raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "
                              "symmetries: it needs network=")
-        if batch is not None and batch > 1 and policy_value_fn is None:
+        if batch > 1 and policy_value_fn is None:
             raise ValueError(f"mcts option batch={batch} needs a value function (network= or policy_value_fn=): "
                              "searches with rollouts evaluate one leaf at a time (batch=1)")
         super().__init__(seed=seed, geometry=geometry)
@@ -271,7 +267,6 @@ class MCTSAgent(Agent):
         self.batch = batch
         self.fpu_reduction = fpu_reduction
         self.symmetries = 1 if player is None else player.symmetries
-        self._batch = batch if batch is not None else (BATCH_NETWORK if player is not None else 1)
         self._policy_values = None if player is None else player.policy_values
         self.time_budget = time_budget
         self.rollout = rollout
@@ -475,7 +470,7 @@ class MCTSAgent(Agent):
         sims = 0
         while sims < self.simulations:
             leaves: list[tuple[list[tuple[Node, int]], Node]] = []
-            for _ in range(min(self._batch, self.simulations - sims)):
+            for _ in range(min(self.batch, self.simulations - sims)):
                 path, leaf, v_first = self._descend(root)
                 if path is None:  # reached a leaf of this batch: evaluate what we have first
                     break

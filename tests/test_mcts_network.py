@@ -161,9 +161,9 @@ def test_policy_values_is_policy_value_of_each_position(xodd4):
 
 
 def test_batch_and_c_options(xodd4):
-    assert agents.load("mcts", network=xodd4)._batch == agents.mcts.BATCH_NETWORK
+    assert agents.load("mcts", network=xodd4).batch == agents.load("mcts").batch == 1
     assert agents.load("mcts", network=xodd4)._c == agents.mcts.C_VALUE
-    assert agents.load("mcts")._c == agents.mcts.C_ROLLOUT and agents.load("mcts")._batch == 1
+    assert agents.load("mcts")._c == agents.mcts.C_ROLLOUT
     assert agents.load("mcts", network=xodd4, c=2.0, batch=2).label == \
         f"mcts:simulations=200,c=2.0,network={xodd4},batch=2"
     with pytest.raises(ValueError, match=r"batch=4 needs a value function \(network= or policy_value_fn=\)"):
