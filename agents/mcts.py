@@ -89,6 +89,9 @@ C_VALUE = 0.5
 """The exploration constant of PUCT with a value function (network-guided search); values are in
 [0, 1], so this is AlphaZero's c_puct of 1.0 on its [-1, 1] scale (measured: see the README)."""
 
+GROUP_SCALE = 2.0
+"""Groups of balance that make ``tanh(balance / GROUP_SCALE)`` about 0.76 (``group_weight``)."""
+
 ODD_GAMES = ("xodd", "yodd")
 """Games with the compiled greedy player: greedy rollouts and priors exist only there."""
 
@@ -171,6 +174,11 @@ class MCTSAgent(Agent):
             means over this many images of each position under the board's
             symmetries (:class:`agents.ppo.PPOAgent` ``symmetries``); 1 (default)
             evaluates the position as it is.
+        group_weight: Xodd/Yodd with a value function: a new leaf's value is
+            ``(1 - w) * value + w * tanh((opponent's groups - own groups) /``
+            :data:`GROUP_SCALE` ``)`` for the player to act (the count that
+            decides the game at its end, which the networks' value heads read
+            poorly; see the README); 0 (default) uses the value alone.
         time_budget: seconds per action; ``None`` for no limit. The search
             stops at whichever of ``simulations`` and ``time_budget`` comes first.
         rollout: ``"greedy"`` (default) or ``"random"``.
@@ -206,6 +214,7 @@ class MCTSAgent(Agent):
         batch: int = 1,
         fpu_reduction: float = 0.0,
         symmetries: int = 1,
+        group_weight: float = 0.0,
     ):
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
@@ -220,6 +229,7 @@ class MCTSAgent(Agent):
             c = check_float("mcts option c", c, 0.0)
         batch = check_int("mcts option batch", batch, 1)
         fpu_reduction = check_float("mcts option fpu_reduction", fpu_reduction, 0.0, 1.0)
+        group_weight = check_float("mcts option group_weight", group_weight, 0.0, 1.0)
         if time_budget is not None:
             time_budget = check_float("mcts option time_budget", time_budget, 0.0, low_open=True)
         epsilon = check_float("mcts option epsilon", epsilon, 0.0, 1.0)
@@ -250,6 +260,12 @@ class MCTSAgent(Agent):
         if symmetries != 1 and player is None:
             raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "
                              "symmetries: it needs network=")
+        if group_weight and player is not None and player.game.name not in ODD_GAMES:
+            raise ValueError(f"mcts: group_weight blends in the group balance of Xodd and Yodd, which "
+                             f"{player.game.name} does not have: use group_weight=0")
+        if group_weight and policy_value_fn is None:
+            raise ValueError(f"mcts option group_weight={group_weight} blends a value function's values with the "
+                             "group balance: it needs network= or policy_value_fn=")
         if batch > 1 and policy_value_fn is None:
             raise ValueError(f"mcts option batch={batch} needs a value function (network= or policy_value_fn=): "
                              "searches with rollouts evaluate one leaf at a time (batch=1)")
@@ -266,6 +282,7 @@ class MCTSAgent(Agent):
         self._c = c if c is not None else (C_ROLLOUT if policy_value_fn is None else C_VALUE)
         self.batch = batch
         self.fpu_reduction = fpu_reduction
+        self.group_weight = group_weight
         self.symmetries = 1 if player is None else player.symmetries
         self._policy_values = None if player is None else player.policy_values
         self.time_budget = time_budget
@@ -316,7 +333,7 @@ class MCTSAgent(Agent):
             "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
             "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
             "network": self.network, "batch": self.batch, "fpu_reduction": self.fpu_reduction,
-            "symmetries": self.symmetries,
+            "symmetries": self.symmetries, "group_weight": self.group_weight,
         }
 
     @property
@@ -337,6 +354,9 @@ class MCTSAgent(Agent):
         odd = getattr(state, "game_name", None) in ODD_GAMES
         self._rollout = ("greedy" if odd else "random") if self.rollout == "auto" else self.rollout
         self._prior = ("greedy" if odd else None) if self.prior == "auto" else self.prior
+        if not odd and self.group_weight:
+            raise ValueError(f"mcts: group_weight blends in the group balance of Xodd and Yodd, which "
+                             f"{getattr(state, 'game_name', type(state).__name__)} does not have: use group_weight=0")
         if not odd and "greedy" in (self._rollout, self._prior):
             raise ValueError(f"mcts: greedy rollouts and priors exist only for Xodd and Yodd, not "
                              f"{getattr(state, 'game_name', type(state).__name__)}: use rollout=random, prior=none "
@@ -527,8 +547,13 @@ class MCTSAgent(Agent):
         else:
             results = [self.policy_value_fn(leaf.state) for leaf in leaves]
         out = []
+        w = self.group_weight
         for leaf, (priors, value) in zip(leaves, results):
             self._set_prior(leaf, priors)
+            if w:
+                black, white = leaf.state.group_counts
+                balance = (white - black) if leaf.to_move == 0 else (black - white)
+                value = (1.0 - w) * value + w * math.tanh(balance / GROUP_SCALE)
             out.append(0.5 * (1.0 + (value if leaf.to_move == 0 else -value)))
         return out
 

@@ -240,3 +240,35 @@ def test_a_network_averaged_over_the_symmetries(tmp_path_factory, game, size):
     for bad in (0, len(group) + 1, True, 2.5):
         with pytest.raises(ValueError, match=f"ppo option symmetries must be an integer from 1 .* to {len(group)}"):
             PPOAgent(path=path, symmetries=bad)
+
+
+def test_group_weight_blends_the_group_balance_into_the_leaf_values(tmp_path_factory):
+    from odd_env.core import GameState, square
+
+    rng = np.random.default_rng(4)
+    state = GameState(square(5))
+    for _ in range(12):
+        state.apply(int(rng.choice(state.legal_actions())))
+    assert not state.is_terminal
+
+    def flat(s):  # uniform priors, every position even: only the group balance says anything
+        return np.ones(s.geometry.num_actions), 0.0
+
+    for weight in (0.0, 0.5, 1.0):
+        player = MCTSAgent(simulations=1, policy_value_fn=flat, group_weight=weight, seed=0)
+        action = player.act(state)
+        leaf = state.child(action)
+        black, white = leaf.group_counts
+        balance = (white - black) if leaf.to_move == 0 else (black - white)
+        assert balance != 0  # (the position is chosen so that the weight shows)
+        value = weight * np.tanh(balance / agents.mcts.GROUP_SCALE)  # for the player to act at the leaf
+        value_for_root = value if leaf.to_move == state.to_move else -value
+        (i,) = np.flatnonzero(player._root.visits)
+        assert player._root.wins[i] == pytest.approx(0.5 * (1 + value_for_root))
+    with pytest.raises(ValueError, match="group_weight=0.5 blends .* it needs network= or policy_value_fn="):
+        agents.load("mcts", group_weight=0.5)
+    with pytest.raises(ValueError, match="mcts option group_weight must be"):
+        MCTSAgent(policy_value_fn=flat, group_weight=1.5)
+    yinsh = _checkpoint(tmp_path_factory, "yinsh", 0, "blitz")
+    with pytest.raises(ValueError, match="group balance of Xodd and Yodd, which yinsh does not have"):
+        agents.load("mcts", network=yinsh, group_weight=0.5)
