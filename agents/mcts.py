@@ -133,6 +133,11 @@ def _value_for_first(state: Position) -> float:
     return 0.5 * (1.0 + state.returns()[0])
 
 
+def _no_group_balance(game: str) -> ValueError:
+    return ValueError(f"mcts: group_weight blends in the group balance of Xodd and Yodd, which {game} does not "
+                      "have: use group_weight=0")
+
+
 class Node:
     """A position in the search tree; edge statistics live in arrays, one slot per legal action."""
 
@@ -261,8 +266,7 @@ class MCTSAgent(Agent):
             raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "
                              "symmetries: it needs network=")
         if group_weight and player is not None and player.game.name not in ODD_GAMES:
-            raise ValueError(f"mcts: group_weight blends in the group balance of Xodd and Yodd, which "
-                             f"{player.game.name} does not have: use group_weight=0")
+            raise _no_group_balance(player.game.name)
         if group_weight and policy_value_fn is None:
             raise ValueError(f"mcts option group_weight={group_weight} blends a value function's values with the "
                              "group balance: it needs network= or policy_value_fn=")
@@ -355,8 +359,7 @@ class MCTSAgent(Agent):
         self._rollout = ("greedy" if odd else "random") if self.rollout == "auto" else self.rollout
         self._prior = ("greedy" if odd else None) if self.prior == "auto" else self.prior
         if not odd and self.group_weight:
-            raise ValueError(f"mcts: group_weight blends in the group balance of Xodd and Yodd, which "
-                             f"{getattr(state, 'game_name', type(state).__name__)} does not have: use group_weight=0")
+            raise _no_group_balance(getattr(state, "game_name", type(state).__name__))
         if not odd and "greedy" in (self._rollout, self._prior):
             raise ValueError(f"mcts: greedy rollouts and priors exist only for Xodd and Yodd, not "
                              f"{getattr(state, 'game_name', type(state).__name__)}: use rollout=random, prior=none "

@@ -272,3 +272,6 @@ def test_group_weight_blends_the_group_balance_into_the_leaf_values(tmp_path_fac
     yinsh = _checkpoint(tmp_path_factory, "yinsh", 0, "blitz")
     with pytest.raises(ValueError, match="group balance of Xodd and Yodd, which yinsh does not have"):
         agents.load("mcts", network=yinsh, group_weight=0.5)
+    blitz = make("yinsh", None, "blitz").new_state()
+    with pytest.raises(ValueError, match="group balance of Xodd and Yodd, which yinsh does not have"):
+        MCTSAgent(policy_value_fn=lambda s: (np.ones(s.game.num_actions), 0.0), group_weight=0.5).act(blitz)
