@@ -923,16 +923,7 @@ class PPOAgent(Agent):
     def policy_value(self, state: Position) -> tuple[np.ndarray, float]:
         """Masked action probabilities and the value for the player to act (with ``symmetries``
         > 1: the mean over the position's images of the probabilities mapped back, and of the values)."""
-        if self.symmetries > 1:
-            return self.policy_values([state])[0]
-        if state.game is not self.game:
-            raise ValueError(f"this network plays {self.game.label}, not {state.game.label}")
-        obs = torch.from_numpy(state.observation()[None]).to(self.device)
-        mask = torch.from_numpy(state.legal_action_mask()[None].astype(bool)).to(self.device)
-        with torch_threads(self.threads):
-            logits, value = self.network(obs)
-        probs = torch.softmax(masked_logits(logits, mask), dim=-1)[0]
-        return probs.cpu().numpy(), float(value[0])
+        return self.policy_values([state])[0]
 
     @torch.no_grad()
     def policy_values(self, states: Sequence[Position]) -> list[tuple[np.ndarray, float]]:
