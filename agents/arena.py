@@ -12,7 +12,9 @@ at the first agent when random is absent), with a 95% interval from the
 curvature of the likelihood. Results go to ``--out`` (default
 ``runs/arena/<game><size>``): ``results.json`` (everything), ``ratings.csv``,
 ``pairs.csv``, ``games.csv`` and, per game, a record in the text format of
-:mod:`odd_env.records` under ``records/``.
+:mod:`odd_env.records` under ``records/``. Each game is also appended to
+``journal.jsonl`` as it ends: ``--resume`` with the same arguments continues a
+round robin that was stopped, playing only the games its journal lacks.
 
 Each game is seeded from ``--seed``, the pair and the game's index, and every
 agent is reset with its own seed before each game, so results do not depend on
@@ -274,6 +276,9 @@ class ArenaResult:
     variant: str = ""
     opening: int = 0
     """Random opening actions at the start of every game."""
+    resumed: int = 0
+    """Games taken from a journal (``round_robin(..., resume=True)``) rather than played by this run;
+    ``elapsed`` counts only the games played."""
 
     def __post_init__(self) -> None:
         k = len(self.labels)
@@ -455,6 +460,8 @@ def round_robin(
     labels: Sequence[str] | None = None,
     variant: str = "",
     opening: int = 0,
+    journal: str | os.PathLike | None = None,
+    resume: bool = False,
 ) -> ArenaResult:
     """Play every pair of ``agents`` (instances or specs) ``games_per_pair`` times.
 
@@ -463,6 +470,16 @@ def round_robin(
     ``workers > 1`` runs games in that many processes (agents are pickled to each).
     ``opening`` random legal actions start every game, the same for the two
     games of a pair that swap colours (see the module docstring).
+
+    ``journal``: a file that gets one JSON line per finished game as it
+    ends (after a header line naming the tournament), so a long round robin
+    survives being stopped. With ``resume``, the games already in that
+    journal are taken from it and only the others are played (the same
+    games: each game's seed depends only on its place in the schedule);
+    the journal must belong to the same tournament (game, labels, games
+    per pair, seed, opening: :func:`read_journal`). Agents are known by
+    their labels: resume with the same specs. Without ``resume``, the
+    journal is started afresh.
     """
     if games_per_pair < 2 or games_per_pair % 2:
         raise ValueError(f"games_per_pair must be even and >= 2 (half with each colour), got {games_per_pair}")
@@ -484,30 +501,126 @@ def round_robin(
     labels = _unique(list(labels))
     tasks = _schedule(len(players), games_per_pair, seed)
     results: list[GameResult | None] = [None] * len(tasks)
+    log = None
+    if journal is not None:
+        journal = Path(journal)
+        header = _journal_header(G, labels, games_per_pair, seed, opening)
+        done = read_journal(journal, header, tasks) if resume and journal.exists() else {}
+        for idx, r in done.items():
+            results[idx] = r
+        journal.parent.mkdir(parents=True, exist_ok=True)
+        # Rewritten whole (dropping a line cut short by a kill), through a temporary file: a kill
+        # meanwhile leaves the old journal as it was.
+        tmp = journal.with_name(journal.name + ".tmp")
+        with tmp.open("w") as f:
+            f.write(json.dumps(header) + "\n")
+            for idx in sorted(done):
+                f.write(json.dumps(dict(asdict(done[idx]), index=idx)) + "\n")
+        os.replace(tmp, journal)
+        log = journal.open("a")
+    todo = [idx for idx, r in enumerate(results) if r is None]
+
+    def finished(idx: int, result: GameResult) -> None:
+        results[idx] = result
+        if log is not None:
+            log.write(json.dumps(dict(asdict(result), index=idx)) + "\n")
+            log.flush()
+        if bar is not None:
+            bar.update(1)
+
     bar = _progress(len(tasks), progress, G.label)
+    if bar is not None and len(todo) < len(tasks):
+        bar.update(len(tasks) - len(todo))
     t0 = time.perf_counter()
     try:
         if workers <= 1:
             _init_worker(players, labels, G, opening)
-            for idx, task in enumerate(tasks):
-                results[idx] = _run_task(task)
-                if bar is not None:
-                    bar.update(1)
-        else:
+            for idx in todo:
+                finished(idx, _run_task(tasks[idx]))
+        elif todo:
             with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
                                      initializer=_init_worker,
                                      initargs=(players, labels, G, opening)) as pool:
-                futures = {pool.submit(_run_task, task): idx for idx, task in enumerate(tasks)}
+                futures = {pool.submit(_run_task, tasks[idx]): idx for idx in todo}
                 for fut in as_completed(futures):
-                    results[futures[fut]] = fut.result()
-                    if bar is not None:
-                        bar.update(1)
+                    finished(futures[fut], fut.result())
     finally:
         if bar is not None:
             bar.close()
+        if log is not None:
+            log.close()
     return ArenaResult(game=G.name, size=G.size, labels=labels, variant=G.variant,
                        games_per_pair=games_per_pair, seed=seed, games=results,  # type: ignore[arg-type]
-                       elapsed=time.perf_counter() - t0, opening=opening)
+                       elapsed=time.perf_counter() - t0, opening=opening, resumed=len(tasks) - len(todo))
+
+
+JOURNAL_FORMAT = 1
+"""Version of the journal's header line (:func:`round_robin` ``journal=``)."""
+
+
+def _journal_header(G: Game, labels: list[str], games_per_pair: int, seed: int, opening: int) -> dict[str, Any]:
+    return {"arena_journal": JOURNAL_FORMAT, "game": G.name, "size": G.size, "variant": G.variant,
+            "agents": list(labels), "games_per_pair": games_per_pair, "seed": seed, "opening": opening}
+
+
+def _game_from_json(d: dict[str, Any]) -> GameResult:
+    d = dict(d)
+    for key in ("players", "seconds", "moves", "player_names"):
+        d[key] = tuple(d[key])
+    return GameResult(**d)
+
+
+class JournalError(ValueError):
+    """A journal that cannot be resumed: another tournament's, or damaged."""
+
+
+def read_journal(path: str | os.PathLike, header: dict[str, Any],
+                 tasks: list[tuple[int, int, int, int]]) -> dict[int, GameResult]:
+    """The games already played in the journal at ``path``, by their index in the schedule.
+
+    The journal must have been written by a round robin with the same
+    ``header`` (game, agents' labels, games per pair, seed, opening), and each
+    game must be the one the schedule ``tasks`` has at its index; otherwise
+    :class:`JournalError` (a ValueError) says what differs. A last line cut short (the process was
+    killed while writing it) is dropped; a bad line elsewhere is an error.
+    """
+    path = Path(path)
+    lines = path.read_text().splitlines()
+    if not lines:
+        return {}
+    try:
+        found = json.loads(lines[0])
+    except json.JSONDecodeError:
+        found = None
+    if not isinstance(found, dict) or found.get("arena_journal") != JOURNAL_FORMAT:
+        raise JournalError(f"{path} is not an arena journal of format {JOURNAL_FORMAT} (its first line is "
+                         f"{lines[0][:80]!r}): give another --out, or delete it to start again")
+    diff = [f"{k} {found.get(k)!r} (now {v!r})" for k, v in header.items() if found.get(k) != v]
+    if diff:
+        raise JournalError(f"the journal {path} belongs to another round robin: {'; '.join(diff)}; "
+                         "resume with the same arguments, or use another --out")
+    games: dict[int, GameResult] = {}
+    labels = header["agents"]
+    for n, line in enumerate(lines[1:], start=2):
+        try:
+            d = json.loads(line)
+            idx = int(d.pop("index"))
+            result = _game_from_json(d)
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            if n == len(lines):  # cut short by a kill: play that game again
+                break
+            raise JournalError(f"{path} line {n} is not a game of this journal ({exc}): delete the line or the "
+                             "journal") from exc
+        if not 0 <= idx < len(tasks):
+            raise JournalError(f"{path} line {n}: game index {idx} is outside this schedule (0..{len(tasks) - 1})")
+        black, white, game_seed, _ = tasks[idx]
+        if result.players != (labels[black], labels[white]) or result.seed != game_seed:
+            raise JournalError(f"{path} line {n}: game {idx} has players {result.players} and seed {result.seed}, "
+                             f"the schedule has {(labels[black], labels[white])} and {game_seed}")
+        if idx in games:
+            raise JournalError(f"{path} line {n}: game {idx} appears twice")
+        games[idx] = result
+    return games
 
 
 def _unique(labels: list[str]) -> list[str]:
@@ -541,6 +654,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     p.add_argument("--out", default=None,
                    help="output directory (default runs/arena/<game><size><variant>)")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the round robin whose journal (journal.jsonl, a line per finished game) is in "
+                        "--out: its games are kept and only the others are played; the arguments must be the same")
     p.add_argument("--no-records", action="store_true", help="do not write a record per game")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
@@ -585,12 +701,17 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--out {out} cannot be created: {exc}") from exc
     except ValueError as exc:
         parser.error(str(exc))
-    result = round_robin(agents, g, games_per_pair=args.games, seed=args.seed,
-                         workers=args.workers, progress=not args.no_progress, labels=args.agents,
-                         opening=args.opening)
+    try:
+        result = round_robin(agents, g, games_per_pair=args.games, seed=args.seed,
+                             workers=args.workers, progress=not args.no_progress, labels=args.agents,
+                             opening=args.opening, journal=out / "journal.jsonl", resume=args.resume)
+    except JournalError as exc:
+        parser.error(str(exc))
     print(result.table())
     path = result.save(out, records=not args.no_records)
-    print(f"\n{len(result.games)} games in {result.elapsed:.0f} s; results in {path}/")
+    kept = f" ({result.resumed} of them from the journal)" if result.resumed else ""
+    print(f"\n{len(result.games)} games{kept}; {len(result.games) - result.resumed} played in "
+          f"{result.elapsed:.0f} s; results in {path}/")
     return 0
 
 

@@ -7,7 +7,9 @@
     python benchmarks/pretrained.py measure xodd9 --opponents mcts:simulations=1000 --games 40
     python benchmarks/pretrained.py table       # every shipped network's table, for the README
 
-``measure`` replaces the rows of the opponents it measured and keeps the others.
+``measure`` replaces the rows of the opponents it measured and keeps the others. Its games are journaled
+as they end (``runs/measure/NAME/vs-SPEC.jsonl``, ``--journal-dir``): a long measurement that was stopped
+continues with the same command and ``--resume``.
 """
 
 from __future__ import annotations
@@ -52,24 +54,35 @@ def add(name: str, src: str, command: str, folder: Path) -> None:
           f"{meta['global_step']} steps")
 
 
-def measure(name: str, opponents: list[str], games: int, seed: int, workers: int, folder: Path) -> None:
+def journal_name(spec: str) -> str:
+    """A file name for the journal of the games against ``spec``."""
+    return "vs-" + "".join(c if c.isalnum() or c in "-." else "_" for c in spec) + ".jsonl"
+
+
+def measure(name: str, opponents: list[str], games: int, seed: int, workers: int, folder: Path,
+            journal_dir: Path | None = None, resume: bool = False) -> None:
     import agents
     from agents.arena import round_robin
 
-    net = {n.name: n for n in pretrained_networks(folder)}[name]
+    nets = {n.name: n for n in pretrained_networks(folder)}
+    if name not in nets:
+        raise ValueError(f"no network named {name!r} in {folder}; there are: {', '.join(nets) or 'none'}")
+    net = nets[name]
     player = agents.load("ppo", path=str(net.path), greedy=True)
     index = read_index(folder)
     rows = [r for r in index[name].get("strength", []) if r["opponent"] not in opponents]
     for spec in opponents:
         t0 = time.perf_counter()
         res = round_robin([player, spec], net.game, net.board_size or None, games_per_pair=games, seed=seed,
-                          progress=False, labels=[name, spec], workers=workers)
+                          progress=False, labels=[name, spec], workers=workers, resume=resume,
+                          journal=None if journal_dir is None else journal_dir / journal_name(spec))
         rate, lo, hi, n = res.win_rate(0, 1)
         rows.append({"opponent": spec, "games": int(n), "win_rate": round(float(rate), 4),
                      "ci_low": round(float(lo), 4), "ci_high": round(float(hi), 4), "seed": seed,
                      "ms_per_move": round(float(res.ms_per_move[0]), 2)})
-        print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s)",
-              flush=True)
+        kept = f", {res.resumed} of them from the journal" if res.resumed else ""
+        print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s"
+              f"{kept})", flush=True)
         index = read_index(folder)  # read again: another measure may have written meanwhile
         index[name]["strength"] = sorted(rows, key=opponent_order)
         write_index(folder, index)
@@ -110,6 +123,11 @@ def main(argv: list[str] | None = None) -> int:
     p_measure.add_argument("--games", type=int, default=400, help="games per opponent, half with each colour")
     p_measure.add_argument("--seed", type=int, default=0)
     p_measure.add_argument("--workers", type=int, default=1)
+    p_measure.add_argument("--journal-dir", type=Path, default=None,
+                           help="where each opponent's games are journaled as they end "
+                                "(default: runs/measure/NAME)")
+    p_measure.add_argument("--resume", action="store_true",
+                           help="keep the games already in the journals (same --games and --seed) and play the rest")
     sub.add_parser("table", help="print every shipped network's strength table")
     args = parser.parse_args(argv)
     folder = args.folder or network_dir()
@@ -117,7 +135,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "add":
         add(args.name, args.checkpoint, args.train_command, folder)
     elif args.action == "measure":
-        measure(args.name, split_specs(args.opponents), args.games, args.seed, args.workers, folder)
+        try:
+            measure(args.name, split_specs(args.opponents), args.games, args.seed, args.workers, folder,
+                    args.journal_dir or Path("runs") / "measure" / args.name, args.resume)
+        except ValueError as exc:  # an unknown name, a journal of other games
+            parser.error(str(exc))
     else:
         print(table(folder))
     return 0

@@ -536,6 +536,85 @@ def test_random_openings_vary_deterministic_games_and_pairs_share_them():
         round_robin(["greedy", "random"], "xodd", 5, games_per_pair=2, opening=-1, progress=False)
 
 
+def test_a_stopped_round_robin_resumes_from_its_journal(tmp_path, monkeypatch):
+    import agents.arena as arena
+
+    specs = ["random", "greedy", "mcts:simulations=4"]
+    journal = tmp_path / "journal.jsonl"
+    full = round_robin(specs, "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal)
+    lines = journal.read_text().splitlines()
+    assert len(lines) == 1 + 12 and json.loads(lines[0])["agents"] == specs
+    # Stopped after 5 games, while writing the 6th line: the cut line is dropped and played again.
+    journal.write_text("\n".join(lines[:6]) + "\n" + lines[6][:40])
+    played = []
+    run_task = arena._run_task
+    monkeypatch.setattr(arena, "_run_task", lambda task: played.append(task) or run_task(task))
+    resumed = round_robin(specs, "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
+                          resume=True)
+    assert len(played) == 7 and resumed.resumed == 5
+    assert [r.actions for r in resumed.games] == [r.actions for r in full.games]
+    assert [r.players for r in resumed.games] == [r.players for r in full.games]
+    assert (resumed.wins == full.wins).all()
+    assert len(journal.read_text().splitlines()) == 13
+    # Complete: nothing left to play.
+    played.clear()
+    again = round_robin(specs, "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal, resume=True)
+    assert played == [] and again.resumed == 12 and (again.wins == full.wins).all()
+    # Without resume the journal starts afresh.
+    round_robin(specs[:2], "xodd", 4, games_per_pair=2, seed=3, progress=False, journal=journal)
+    assert len(journal.read_text().splitlines()) == 3
+
+
+def test_a_journal_of_another_round_robin_is_refused_and_kept(tmp_path):
+    from agents.arena import JournalError
+
+    journal = tmp_path / "journal.jsonl"
+    round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal)
+    text = journal.read_text()
+    for kwargs, message in [
+        (dict(seed=4), "seed 3 (now 4)"),
+        (dict(games_per_pair=6), "games_per_pair 4 (now 6)"),
+        (dict(opening=2), "opening 0 (now 2)"),
+        (dict(size=5), "size 4 (now 5)"),
+    ]:
+        args = dict(game="xodd", size=4, games_per_pair=4, seed=3, progress=False, journal=journal, resume=True)
+        args.update(kwargs)
+        with pytest.raises(JournalError, match=re.escape(message)):
+            round_robin(["random", "greedy"], **args)
+        assert journal.read_text() == text
+    with pytest.raises(JournalError, match=r"agents \['random', 'greedy'\]"):
+        round_robin(["random", "mcts"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
+                    resume=True)
+    lines = text.splitlines()
+    journal.write_text("\n".join([lines[0], lines[1], "{not json", lines[2]]) + "\n")
+    with pytest.raises(JournalError, match="line 3 is not a game of this journal"):
+        round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
+                    resume=True)
+    game = json.loads(lines[1])
+    game["seed"] += 1
+    journal.write_text("\n".join([lines[0], json.dumps(game)]) + "\n")
+    with pytest.raises(JournalError, match="line 2: game 0 has players"):
+        round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
+                    resume=True)
+    journal.write_text("results\n")
+    with pytest.raises(JournalError, match="is not an arena journal"):
+        round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
+                    resume=True)
+
+
+def test_arena_command_line_resume(tmp_path, capsys):
+    argv = ["--game", "xodd", "--board-size", "4", "--agents", "random", "greedy", "--games", "4",
+            "--out", str(tmp_path), "--no-progress"]
+    assert arena_main(argv) == 0
+    first = json.loads((tmp_path / "results.json").read_text())
+    capsys.readouterr()
+    assert arena_main(argv + ["--resume"]) == 0
+    assert "4 games (4 of them from the journal); 0 played" in capsys.readouterr().out
+    assert json.loads((tmp_path / "results.json").read_text())["games"] == first["games"]
+    err = arena_fails(argv + ["--resume", "--seed", "9"], capsys)
+    assert "belongs to another round robin: seed 0 (now 9)" in err
+
+
 def test_arena_command_line(tmp_path, capsys):
     rc = arena_main(["--game", "xodd", "--board-size", "4", "--agents", "random", "greedy",
                      "--games", "4", "--out", str(tmp_path), "--no-progress"])

@@ -69,6 +69,32 @@ def folder(tmp_path, monkeypatch):
     return nets
 
 
+def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tmp_path):
+    def measure(*extra):
+        return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
+                               "measure", "tiny4", "--opponents", "random", "--games", "4", "--seed", "2",
+                               "--journal-dir", str(tmp_path / "journals"), *extra],
+                              capture_output=True, text=True, cwd=ROOT)
+
+    out = measure()
+    assert out.returncode == 0, out.stderr
+    assert "tiny4 vs random:" in out.stdout and "over 4 games" in out.stdout
+    (net,) = pre.pretrained_networks(folder)
+    (row,) = net.strength
+    assert row["opponent"] == "random" and row["games"] == 4 and row["seed"] == 2
+    journal = tmp_path / "journals" / "vs-random.jsonl"
+    assert len(journal.read_text().splitlines()) == 5
+    again = measure("--resume")
+    assert again.returncode == 0, again.stderr
+    assert "4 of them from the journal" in again.stdout
+    assert pre.pretrained_networks(folder)[0].strength[0]["win_rate"] == row["win_rate"]
+    other = measure("--resume", "--seed", "3")
+    assert other.returncode == 2 and "belongs to another round robin: seed 2 (now 3)" in other.stderr
+    unknown = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
+                              "measure", "tiny5"], capture_output=True, text=True, cwd=ROOT)
+    assert unknown.returncode == 2 and "no network named 'tiny5'" in unknown.stderr and "tiny4" in unknown.stderr
+
+
 def test_export_keeps_the_network_and_drops_the_run(tmp_path):
     trainer = Trainer(small_args(tmp_path))
     full = trainer.save(tmp_path / "run.pt")
