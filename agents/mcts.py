@@ -92,6 +92,9 @@ C_VALUE = 0.5
 GROUP_SCALE = 2.0
 """Groups of balance that make ``tanh(balance / GROUP_SCALE)`` about 0.76 (``group_weight``)."""
 
+GROUP_WEIGHT = 0.5
+"""``group_weight`` of network-guided searches on Xodd and Yodd unless given (measured: see the README)."""
+
 ODD_GAMES = ("xodd", "yodd")
 """Games with the compiled greedy player: greedy rollouts and priors exist only there."""
 
@@ -183,7 +186,10 @@ class MCTSAgent(Agent):
             ``(1 - w) * value + w * tanh((opponent's groups - own groups) /``
             :data:`GROUP_SCALE` ``)`` for the player to act (the count that
             decides the game at its end, which the networks' value heads read
-            poorly; see the README); 0 (default) uses the value alone.
+            poorly; see the README), as AlphaGo mixed its value network with
+            rollouts; 0 uses the value alone (plain PUCT). None (default):
+            :data:`GROUP_WEIGHT` for searches with a value function on Xodd
+            and Yodd, 0 otherwise (rollouts; YINSH, which has no groups).
         time_budget: seconds per action; ``None`` for no limit. The search
             stops at whichever of ``simulations`` and ``time_budget`` comes first.
         rollout: ``"greedy"`` (default) or ``"random"``.
@@ -219,7 +225,7 @@ class MCTSAgent(Agent):
         batch: int = 1,
         fpu_reduction: float = 0.0,
         symmetries: int = 1,
-        group_weight: float = 0.0,
+        group_weight: float | None = None,
     ):
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
@@ -234,7 +240,8 @@ class MCTSAgent(Agent):
             c = check_float("mcts option c", c, 0.0)
         batch = check_int("mcts option batch", batch, 1)
         fpu_reduction = check_float("mcts option fpu_reduction", fpu_reduction, 0.0, 1.0)
-        group_weight = check_float("mcts option group_weight", group_weight, 0.0, 1.0)
+        if group_weight is not None:
+            group_weight = check_float("mcts option group_weight", group_weight, 0.0, 1.0)
         if time_budget is not None:
             time_budget = check_float("mcts option time_budget", time_budget, 0.0, low_open=True)
         epsilon = check_float("mcts option epsilon", epsilon, 0.0, 1.0)
@@ -287,6 +294,7 @@ class MCTSAgent(Agent):
         self.batch = batch
         self.fpu_reduction = fpu_reduction
         self.group_weight = group_weight
+        self._group_weight = 0.0  # group_weight resolved for the game searched (_resolve)
         self.symmetries = 1 if player is None else player.symmetries
         self._policy_values = None if player is None else player.policy_values
         self.time_budget = time_budget
@@ -360,6 +368,10 @@ class MCTSAgent(Agent):
         self._prior = ("greedy" if odd else None) if self.prior == "auto" else self.prior
         if not odd and self.group_weight:
             raise _no_group_balance(getattr(state, "game_name", type(state).__name__))
+        if self.group_weight is not None:
+            self._group_weight = self.group_weight
+        else:
+            self._group_weight = GROUP_WEIGHT if odd and self.policy_value_fn is not None else 0.0
         if not odd and "greedy" in (self._rollout, self._prior):
             raise ValueError(f"mcts: greedy rollouts and priors exist only for Xodd and Yodd, not "
                              f"{getattr(state, 'game_name', type(state).__name__)}: use rollout=random, prior=none "
@@ -550,7 +562,7 @@ class MCTSAgent(Agent):
         else:
             results = [self.policy_value_fn(leaf.state) for leaf in leaves]
         out = []
-        w = self.group_weight
+        w = self._group_weight
         for leaf, (priors, value) in zip(leaves, results):
             self._set_prior(leaf, priors)
             if w:

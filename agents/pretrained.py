@@ -101,14 +101,15 @@ def _entry(name: str, raw: Any, folder: Path) -> PretrainedNetwork:
 
 
 def pretrained_networks(folder: str | Path | None = None) -> list[PretrainedNetwork]:
-    """The shipped networks, sorted by name (reads the index only; imports no torch).
+    """The shipped networks, by game, then board size, then name (reads the index only; imports no torch).
 
     ``folder`` reads another folder laid out the same way (tests, or networks
     you keep yourself); by default the package's own.
     """
     folder = network_dir() if folder is None else Path(folder)
     index = _read_index(folder)
-    return [_entry(name, index[name], folder) for name in sorted(index)]
+    nets = [_entry(name, index[name], folder) for name in index]
+    return sorted(nets, key=lambda n: (n.game, n.variant, n.board_size, n.name))
 
 
 def pretrained_names(folder: str | Path | None = None) -> list[str]:

@@ -265,6 +265,14 @@ def test_group_weight_blends_the_group_balance_into_the_leaf_values(tmp_path_fac
         value_for_root = value if leaf.to_move == state.to_move else -value
         (i,) = np.flatnonzero(player._root.visits)
         assert player._root.wins[i] == pytest.approx(0.5 * (1 + value_for_root))
+    # Unless given: GROUP_WEIGHT with a value function on Xodd/Yodd, 0 with rollouts.
+    auto = MCTSAgent(simulations=1, policy_value_fn=flat, seed=0)
+    auto.act(state)
+    assert auto.group_weight is None and auto._group_weight == agents.mcts.GROUP_WEIGHT == 0.5
+    assert auto.label == "mcts:simulations=1,pv"
+    rollouts = MCTSAgent(simulations=2, seed=0)
+    rollouts.act(state)
+    assert rollouts._group_weight == 0.0
     with pytest.raises(ValueError, match="group_weight=0.5 blends .* it needs network= or policy_value_fn="):
         agents.load("mcts", group_weight=0.5)
     with pytest.raises(ValueError, match="mcts option group_weight must be"):
@@ -275,3 +283,5 @@ def test_group_weight_blends_the_group_balance_into_the_leaf_values(tmp_path_fac
     blitz = make("yinsh", None, "blitz").new_state()
     with pytest.raises(ValueError, match="group balance of Xodd and Yodd, which yinsh does not have"):
         MCTSAgent(policy_value_fn=lambda s: (np.ones(s.game.num_actions), 0.0), group_weight=0.5).act(blitz)
+    on_yinsh = agents.load("mcts", network=yinsh, simulations=4, seed=0)  # no groups: the value alone
+    assert blitz.legal_action_mask()[on_yinsh.act(blitz)] and on_yinsh._group_weight == 0.0
