@@ -14,7 +14,8 @@ curvature of the likelihood. Results go to ``--out`` (default
 ``pairs.csv``, ``games.csv`` and, per game, a record in the text format of
 :mod:`odd_env.records` under ``records/``. Each game is also appended to
 ``journal.jsonl`` as it ends: ``--resume`` with the same arguments continues a
-round robin that was stopped, playing only the games its journal lacks.
+round robin that was stopped, playing only the games its journal lacks
+(with a larger ``--games``, it extends one that ended).
 
 Each game is seeded from ``--seed``, the pair and the game's index, and every
 agent is reset with its own seed before each game, so results do not depend on
@@ -476,9 +477,10 @@ def round_robin(
     survives being stopped. With ``resume``, the games already in that
     journal are taken from it and only the others are played (the same
     games: each game's seed depends only on its place in the schedule);
-    the journal must belong to the same tournament (game, labels, games
-    per pair, seed, opening: :func:`read_journal`). Agents are known by
-    their labels: resume with the same specs. Without ``resume``, the
+    the journal must belong to the same tournament (game, labels, seed,
+    opening: :func:`read_journal`); ``games_per_pair`` may differ, so a
+    short measurement can later be extended to a long one. Agents are known
+    by their labels: resume with the same specs. Without ``resume``, the
     journal is started afresh.
     """
     if games_per_pair < 2 or games_per_pair % 2:
@@ -504,8 +506,8 @@ def round_robin(
     log = None
     if journal is not None:
         journal = Path(journal)
-        header = _journal_header(G, labels, games_per_pair, seed, opening)
-        done = read_journal(journal, header, tasks) if resume and journal.exists() else {}
+        header = _journal_header(G, labels, seed, opening)
+        done, others = read_journal(journal, header, tasks) if resume and journal.exists() else ({}, [])
         for idx, r in done.items():
             results[idx] = r
         journal.parent.mkdir(parents=True, exist_ok=True)
@@ -516,6 +518,8 @@ def round_robin(
             f.write(json.dumps(header) + "\n")
             for idx in sorted(done):
                 f.write(json.dumps(dict(asdict(done[idx]), index=idx)) + "\n")
+            for d in others:  # games of a longer round robin
+                f.write(json.dumps(d) + "\n")
         os.replace(tmp, journal)
         log = journal.open("a")
     todo = [idx for idx, r in enumerate(results) if r is None]
@@ -558,9 +562,10 @@ JOURNAL_FORMAT = 1
 """Version of the journal's header line (:func:`round_robin` ``journal=``)."""
 
 
-def _journal_header(G: Game, labels: list[str], games_per_pair: int, seed: int, opening: int) -> dict[str, Any]:
+def _journal_header(G: Game, labels: list[str], seed: int, opening: int) -> dict[str, Any]:
+    # games_per_pair is not part of it: a journal continues with more (or fewer) games per pair.
     return {"arena_journal": JOURNAL_FORMAT, "game": G.name, "size": G.size, "variant": G.variant,
-            "agents": list(labels), "games_per_pair": games_per_pair, "seed": seed, "opening": opening}
+            "agents": list(labels), "seed": seed, "opening": opening}
 
 
 def _game_from_json(d: dict[str, Any]) -> GameResult:
@@ -575,52 +580,62 @@ class JournalError(ValueError):
 
 
 def read_journal(path: str | os.PathLike, header: dict[str, Any],
-                 tasks: list[tuple[int, int, int, int]]) -> dict[int, GameResult]:
-    """The games already played in the journal at ``path``, by their index in the schedule.
+                 tasks: list[tuple[int, int, int, int]]) -> tuple[dict[int, GameResult], list[dict[str, Any]]]:
+    """The games of the journal at ``path``: ``(in_schedule, others)``.
 
-    The journal must have been written by a round robin with the same
-    ``header`` (game, agents' labels, games per pair, seed, opening), and each
-    game must be the one the schedule ``tasks`` has at its index; otherwise
-    :class:`JournalError` (a ValueError) says what differs. A last line cut short (the process was
-    killed while writing it) is dropped; a bad line elsewhere is an error.
+    The journal must have been written by a round robin of the same
+    ``header`` (game, agents' labels, seed, opening); otherwise
+    :class:`JournalError` (a ValueError) says what differs. Games are known by
+    their players and seed, which depend only on their place in the schedule:
+    ``in_schedule`` maps the index in ``tasks`` of each game found there to
+    its result, so a journal of a shorter or longer round robin (other
+    ``games_per_pair``) can be continued; ``others`` are the journal's games
+    (as JSON data) that ``tasks`` does not hold, kept for a longer one. A
+    last line cut short (the process was killed while writing it) is
+    dropped; a bad line elsewhere is an error.
     """
     path = Path(path)
     lines = path.read_text().splitlines()
     if not lines:
-        return {}
+        return {}, []
     try:
         found = json.loads(lines[0])
     except json.JSONDecodeError:
         found = None
     if not isinstance(found, dict) or found.get("arena_journal") != JOURNAL_FORMAT:
         raise JournalError(f"{path} is not an arena journal of format {JOURNAL_FORMAT} (its first line is "
-                         f"{lines[0][:80]!r}): give another --out, or delete it to start again")
+                           f"{lines[0][:80]!r}): give another --out, or delete it to start again")
     diff = [f"{k} {found.get(k)!r} (now {v!r})" for k, v in header.items() if found.get(k) != v]
     if diff:
         raise JournalError(f"the journal {path} belongs to another round robin: {'; '.join(diff)}; "
-                         "resume with the same arguments, or use another --out")
-    games: dict[int, GameResult] = {}
+                           "resume with the same arguments, or use another --out")
     labels = header["agents"]
+    where = {(labels[b], labels[w], game_seed): idx for idx, (b, w, game_seed, _) in enumerate(tasks)}
+    games: dict[int, GameResult] = {}
+    others: list[dict[str, Any]] = []
+    seen: set[tuple] = set()
     for n, line in enumerate(lines[1:], start=2):
         try:
             d = json.loads(line)
-            idx = int(d.pop("index"))
+            d.pop("index", None)
             result = _game_from_json(d)
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
             if n == len(lines):  # cut short by a kill: play that game again
                 break
             raise JournalError(f"{path} line {n} is not a game of this journal ({exc}): delete the line or the "
-                             "journal") from exc
-        if not 0 <= idx < len(tasks):
-            raise JournalError(f"{path} line {n}: game index {idx} is outside this schedule (0..{len(tasks) - 1})")
-        black, white, game_seed, _ = tasks[idx]
-        if result.players != (labels[black], labels[white]) or result.seed != game_seed:
-            raise JournalError(f"{path} line {n}: game {idx} has players {result.players} and seed {result.seed}, "
-                             f"the schedule has {(labels[black], labels[white])} and {game_seed}")
-        if idx in games:
-            raise JournalError(f"{path} line {n}: game {idx} appears twice")
-        games[idx] = result
-    return games
+                               "journal") from exc
+        key = (*result.players, result.seed)
+        if not set(result.players) <= set(labels) or result.game != header["game"]:
+            raise JournalError(f"{path} line {n}: a game of {result.game} between {result.players}, not of this "
+                               f"round robin ({header['game']}, agents {labels})")
+        if key in seen:
+            raise JournalError(f"{path} line {n}: the game of {result.players} with seed {result.seed} appears twice")
+        seen.add(key)
+        if key in where:
+            games[where[key]] = result
+        else:
+            others.append(d)
+    return games, others
 
 
 def _unique(labels: list[str]) -> list[str]:
@@ -656,7 +671,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="output directory (default runs/arena/<game><size><variant>)")
     p.add_argument("--resume", action="store_true",
                    help="continue the round robin whose journal (journal.jsonl, a line per finished game) is in "
-                        "--out: its games are kept and only the others are played; the arguments must be the same")
+                        "--out: its games are kept and only the others are played; the agents, --seed and --opening "
+                        "must be the same (--games may grow, to extend a measurement)")
     p.add_argument("--no-records", action="store_true", help="do not write a record per game")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p

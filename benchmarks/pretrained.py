@@ -127,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
                            help="where each opponent's games are journaled as they end "
                                 "(default: runs/measure/NAME)")
     p_measure.add_argument("--resume", action="store_true",
-                           help="keep the games already in the journals (same --games and --seed) and play the rest")
+                           help="keep the games already in the journals (same --seed; --games may grow) and play the rest")
     sub.add_parser("table", help="print every shipped network's strength table")
     args = parser.parse_args(argv)
     folder = args.folder or network_dir()

@@ -560,6 +560,16 @@ def test_a_stopped_round_robin_resumes_from_its_journal(tmp_path, monkeypatch):
     played.clear()
     again = round_robin(specs, "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal, resume=True)
     assert played == [] and again.resumed == 12 and (again.wins == full.wins).all()
+    # More games per pair: the journal's games are the first ones of the longer schedule.
+    played.clear()
+    longer = round_robin(specs, "xodd", 4, games_per_pair=6, seed=3, progress=False, journal=journal, resume=True)
+    assert len(played) == 6 and longer.resumed == 12
+    full6 = round_robin(specs, "xodd", 4, games_per_pair=6, seed=3, progress=False)
+    assert [r.actions for r in longer.games] == [r.actions for r in full6.games]
+    # Fewer: taken from the journal, which keeps the others for later.
+    played.clear()
+    shorter = round_robin(specs, "xodd", 4, games_per_pair=2, seed=3, progress=False, journal=journal, resume=True)
+    assert played == [] and shorter.resumed == 6 and len(journal.read_text().splitlines()) == 1 + 18
     # Without resume the journal starts afresh.
     round_robin(specs[:2], "xodd", 4, games_per_pair=2, seed=3, progress=False, journal=journal)
     assert len(journal.read_text().splitlines()) == 3
@@ -573,7 +583,6 @@ def test_a_journal_of_another_round_robin_is_refused_and_kept(tmp_path):
     text = journal.read_text()
     for kwargs, message in [
         (dict(seed=4), "seed 3 (now 4)"),
-        (dict(games_per_pair=6), "games_per_pair 4 (now 6)"),
         (dict(opening=2), "opening 0 (now 2)"),
         (dict(size=5), "size 4 (now 5)"),
     ]:
@@ -591,9 +600,19 @@ def test_a_journal_of_another_round_robin_is_refused_and_kept(tmp_path):
         round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
                     resume=True)
     game = json.loads(lines[1])
-    game["seed"] += 1
+    game["seed"] += 1  # a game of no schedule of this round robin: kept, not counted
     journal.write_text("\n".join([lines[0], json.dumps(game)]) + "\n")
-    with pytest.raises(JournalError, match="line 2: game 0 has players"):
+    kept = round_robin(["random", "greedy"], "xodd", 4, games_per_pair=2, seed=3, progress=False, journal=journal,
+                       resume=True)
+    assert kept.resumed == 0 and json.loads(journal.read_text().splitlines()[1])["seed"] == game["seed"]
+    game["seed"] -= 1
+    journal.write_text("\n".join([lines[0], lines[1], json.dumps(game)]) + "\n")
+    with pytest.raises(JournalError, match="line 3: the game of .* appears twice"):
+        round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
+                    resume=True)
+    game["players"] = ["random", "mcts"]
+    journal.write_text("\n".join([lines[0], json.dumps(game)]) + "\n")
+    with pytest.raises(JournalError, match="line 2: a game of xodd between"):
         round_robin(["random", "greedy"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
                     resume=True)
     journal.write_text("results\n")
