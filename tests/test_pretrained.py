@@ -36,6 +36,28 @@ def test_the_index_lists_files_that_exist_and_match():
         assert net.command.startswith("python -m agents.ppo")
 
 
+RECIPE = ("game", "board_size", "variant", "seed", "num_games", "rollout_steps", "channels", "blocks", "lr",
+          "anneal_lr", "gamma", "gae_lambda", "update_epochs", "minibatch_size", "clip_coef", "ent_coef", "vf_coef",
+          "max_grad_norm", "target_kl", "augment", "latest_prob", "scripted_opponents", "scripted_prob",
+          "snapshot_every", "pool_size", "threads")
+"""The arguments that decide what a run learns (not where it writes, how it reports, or when it stops)."""
+
+
+@pytest.mark.parametrize("name", [net.name for net in SHIPPED])
+def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
+    import shlex
+
+    from agents.ppo import parse_args
+
+    net = {n.name: n for n in SHIPPED}[name]
+    argv = shlex.split(net.command)
+    assert argv[:3] == ["python", "-m", "agents.ppo"]
+    given = parse_args(argv[3:])
+    trained = ckpt_io.read_metadata(net.path)["args"]
+    assert {k: getattr(given, k) for k in RECIPE} == {k: trained[k] for k in RECIPE}
+    assert given.total_steps >= net.global_step
+
+
 @pytest.mark.parametrize("name", [net.name for net in SHIPPED])
 def test_each_shipped_network_plays_legal_moves_and_beats_random(name):
     player = agents.load(f"ppo:pretrained={name}")
