@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agents import split_specs  # noqa: E402
+from agents.arena import JournalError  # noqa: E402
 from agents.pretrained import INDEX_NAME, network_dir, pretrained_networks  # noqa: E402
 
 
@@ -64,10 +65,7 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
     import agents
     from agents.arena import round_robin
 
-    nets = {n.name: n for n in pretrained_networks(folder)}
-    if name not in nets:
-        raise ValueError(f"no network named {name!r} in {folder}; there are: {', '.join(nets) or 'none'}")
-    net = nets[name]
+    net = {n.name: n for n in pretrained_networks(folder)}[name]
     player = agents.load("ppo", path=str(net.path), greedy=True)
     index = read_index(folder)
     rows = [r for r in index[name].get("strength", []) if r["opponent"] not in opponents]
@@ -135,10 +133,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.action == "add":
         add(args.name, args.checkpoint, args.train_command, folder)
     elif args.action == "measure":
+        names = [n.name for n in pretrained_networks(folder)]
+        if args.name not in names:
+            parser.error(f"no network named {args.name!r} in {folder}; there are: {', '.join(names) or 'none'}")
         try:
             measure(args.name, split_specs(args.opponents), args.games, args.seed, args.workers, folder,
                     args.journal_dir or Path("runs") / "measure" / args.name, args.resume)
-        except ValueError as exc:  # an unknown name, a journal of other games
+        except JournalError as exc:  # the journal of other games
             parser.error(str(exc))
     else:
         print(table(folder))
