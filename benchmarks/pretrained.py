@@ -69,10 +69,12 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
     player = agents.load("ppo", path=str(net.path), greedy=True)
     index = read_index(folder)
     rows = [r for r in index[name].get("strength", []) if r["opponent"] not in opponents]
+    # The network's label carries its checksum: a journal of another file under the same name is refused.
+    label = f"{name}@{net.sha256[:12]}"
     for spec in opponents:
         t0 = time.perf_counter()
         res = round_robin([player, spec], net.game, net.board_size or None, games_per_pair=games, seed=seed,
-                          progress=False, labels=[name, spec], workers=workers, resume=resume,
+                          progress=False, labels=[label, spec], workers=workers, resume=resume,
                           journal=None if journal_dir is None else journal_dir / journal_name(spec))
         rate, lo, hi, n = res.win_rate(0, 1)
         rows.append({"opponent": spec, "games": int(n), "win_rate": round(float(rate), 4),

@@ -112,6 +112,14 @@ def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tm
     assert pre.pretrained_networks(folder)[0].strength[0]["win_rate"] == row["win_rate"]
     other = measure("--resume", "--seed", "3")
     assert other.returncode == 2 and "belongs to another round robin: seed 2 (now 3)" in other.stderr
+    # Another network under the same name: its games are not mixed with the old one's.
+    train(small_args(tmp_path, run_dir=str(tmp_path / "run2"), seed=11, total_steps=32 * 16 * 2))
+    readd = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
+                            "add", "tiny4", str(tmp_path / "run2" / "last.pt"), "--command", "python -m agents.ppo"],
+                           capture_output=True, text=True, cwd=ROOT)
+    assert readd.returncode == 0, readd.stderr
+    retrained = measure("--resume")
+    assert retrained.returncode == 2 and "belongs to another round robin: agents" in retrained.stderr
     unknown = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
                               "measure", "tiny5"], capture_output=True, text=True, cwd=ROOT)
     assert unknown.returncode == 2 and "no network named 'tiny5'" in unknown.stderr and "tiny4" in unknown.stderr
