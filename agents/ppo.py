@@ -127,6 +127,8 @@ class Args:
     """channels of the residual trunk"""
     blocks: int = 3
     """residual blocks"""
+    init_from: str = ""
+    """start from another network of this game instead of random weights: a checkpoint path or a pretrained name (e.g. yodd6), of any board size, with these --channels and --blocks (every weight is copied except the value head's board-sized layer when the board differs, which starts fresh)"""
     lr: float = 1e-3
     """Adam learning rate (a new value given with --resume applies from the next update)"""
     anneal_lr: bool = False
@@ -361,6 +363,44 @@ def game_of(args: Args) -> Game:
         raise ValueError(f"--game {args.game}{size}{variant}: {err}") from err
 
 
+def init_weights(net: PolicyValueNet, source: str) -> list[str]:
+    """Copy the weights of network ``source`` (a checkpoint path or a pretrained name) into ``net``.
+
+    ``source`` must play the same game and variant with the same channels and
+    blocks; its board size may differ, since the trunk, the policy and pass heads
+    and the value head's convolution do not depend on it. Weights whose shape
+    differs (only the value head's hidden layer, when the boards differ) keep
+    ``net``'s own, bias included. Returns their names. ValueError (``net`` unchanged) if
+    ``source`` does not fit; FileNotFoundError if it is neither a file nor a
+    pretrained name.
+    """
+    from .pretrained import pretrained_names, pretrained_path
+
+    path = Path(source)
+    if not path.is_file():
+        if source not in pretrained_names():
+            raise FileNotFoundError(f"--init-from {source}: no such checkpoint file, nor a pretrained name "
+                                    f"({', '.join(pretrained_names())})")
+        path = pretrained_path(source)
+    src = ckpt_io.load_network(path)
+    mine, theirs = net.config, src.config
+    if (theirs.game, theirs.variant) != (mine.game, mine.variant):
+        raise ValueError(f"--init-from {source}: its network plays {theirs.game} {theirs.variant}".rstrip()
+                         + f", this run {mine.game} {mine.variant}".rstrip())
+    if (theirs.channels, theirs.blocks, theirs.value_hidden) != (mine.channels, mine.blocks, mine.value_hidden):
+        raise ValueError(f"--init-from {source}: its network has {theirs.channels} channels x {theirs.blocks} blocks, "
+                         f"this run {mine.channels} x {mine.blocks}: give --channels {theirs.channels} "
+                         f"--blocks {theirs.blocks}")
+    own = net.state_dict()
+    layers = {k.rsplit(".", 1)[0] for k, v in src.state_dict().items() if own[k].shape != v.shape}
+    fresh = [k for k in own if k.rsplit(".", 1)[0] in layers]  # a misfit layer starts fresh whole (bias too)
+    with torch.no_grad():
+        for k, v in src.state_dict().items():
+            if k not in fresh:
+                own[k].copy_(v)
+    return fresh
+
+
 def build_agents(text: str, game: Game, what: str, seed: int | None = None) -> list[tuple[str, Agent]]:
     """(spec, agent) for each spec of a comma-separated list, checked to play ``game``.
 
@@ -489,6 +529,8 @@ class Trainer:
         self.config = NetConfig.for_game(G, channels=args.channels, blocks=args.blocks)
         self._seed_everything(args.seed)
         self.net = PolicyValueNet(self.config).to(self.device)
+        if args.init_from and not args.resume:  # (a resumed run's weights come from its checkpoint)
+            init_weights(self.net, args.init_from)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr, eps=1e-5)
         self.pool = OpponentPool(self.config, args.pool_size, self.device)
         self.engine = G.new_batch(args.num_games)

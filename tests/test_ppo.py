@@ -421,3 +421,27 @@ def test_an_update_whose_sample_count_leaves_a_small_remainder_stays_finite(tmp_
     assert metrics["samples"] == n
     assert all(np.isfinite(metrics[k]) for k in ("policy_loss", "value_loss", "entropy", "approx_kl"))
     assert all(torch.isfinite(p).all() for p in trainer.net.parameters())
+
+
+def test_init_from_copies_a_network_of_another_board_and_refuses_misfits(tmp_path):
+    source = Trainer(small_args(tmp_path / "a", board_size=4))
+    path = source.save(tmp_path / "x4.pt")
+    bigger = Trainer(small_args(tmp_path / "b", board_size=5, init_from=str(path)))
+    theirs, mine = source.net.state_dict(), bigger.net.state_dict()
+    for k, v in theirs.items():
+        if k.startswith("value_fc"):  # sized by the board: starts as a fresh run's would
+            continue
+        else:
+            torch.testing.assert_close(mine[k], v, rtol=0, atol=0)
+    fresh = Trainer(small_args(tmp_path / "c", board_size=5)).net.state_dict()
+    for k in ("value_fc.weight", "value_fc.bias"):
+        torch.testing.assert_close(mine[k], fresh[k], rtol=0, atol=0)
+    # The initialised run trains and its checkpoint records where it started.
+    train(small_args(tmp_path / "d", board_size=5, init_from=str(path), total_steps=32 * 16))
+    assert load_checkpoint(tmp_path / "d" / "run" / "last.pt")["args"]["init_from"] == str(path)
+    with pytest.raises(ValueError, match="give --channels 16 --blocks 1"):
+        Trainer(small_args(tmp_path / "e", channels=8, init_from=str(path)))
+    with pytest.raises(ValueError, match="plays xodd, this run yodd"):
+        Trainer(small_args(tmp_path / "f", game="yodd", board_size=3, init_from=str(path)))
+    with pytest.raises(FileNotFoundError, match="nor a pretrained name"):
+        Trainer(small_args(tmp_path / "g", init_from=str(tmp_path / "missing.pt")))
