@@ -70,7 +70,7 @@ NETWORK_KIND = "odd_env-network"
 """``kind`` of a network file: the weights alone, with the metadata of the run that trained them
 (:func:`export` writes one; the shipped pretrained networks are such files)."""
 EXPORTED_METADATA = ("game", "board_size", "variant", "observation_version", "net_config", "args", "global_step",
-                     "update", "episodes", "train_seconds", "torch_version")
+                     "update", "episodes", "train_seconds", "torch_version", "init_sha256")
 """Metadata that :func:`export` carries over from the training checkpoint."""
 METADATA_RECORD = "odd_env_metadata.json"
 """Name of the metadata's JSON record inside the archive (beside torch's ``data.pkl``)."""

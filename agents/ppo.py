@@ -363,14 +363,14 @@ def game_of(args: Args) -> Game:
         raise ValueError(f"--game {args.game}{size}{variant}: {err}") from err
 
 
-def init_weights(net: PolicyValueNet, source: str) -> list[str]:
+def init_weights(net: PolicyValueNet, source: str) -> tuple[str, list[str]]:
     """Copy the weights of network ``source`` (a checkpoint path or a pretrained name) into ``net``.
 
     ``source`` must play the same game and variant with the same channels and
     blocks; its board size may differ, since the trunk, the policy and pass heads
     and the value head's convolution do not depend on it. Weights whose shape
     differs (only the value head's hidden layer, when the boards differ) keep
-    ``net``'s own, bias included. Returns their names. ValueError (``net`` unchanged) if
+    ``net``'s own, bias included. Returns the source file's sha256 and their names. ValueError (``net`` unchanged) if
     ``source`` does not fit; FileNotFoundError if it is neither a file nor a
     pretrained name.
     """
@@ -383,6 +383,7 @@ def init_weights(net: PolicyValueNet, source: str) -> list[str]:
                                     f"({', '.join(pretrained_names())})")
         path = pretrained_path(source)
     src = ckpt_io.load_network(path)
+    digest = ckpt_io.read_metadata(path)["sha256"]
     mine, theirs = net.config, src.config
     if (theirs.game, theirs.variant) != (mine.game, mine.variant):
         raise ValueError(f"--init-from {source}: its network plays {theirs.game} {theirs.variant}".rstrip()
@@ -398,7 +399,7 @@ def init_weights(net: PolicyValueNet, source: str) -> list[str]:
         for k, v in src.state_dict().items():
             if k not in fresh:
                 own[k].copy_(v)
-    return fresh
+    return digest, fresh
 
 
 def build_agents(text: str, game: Game, what: str, seed: int | None = None) -> list[tuple[str, Agent]]:
@@ -529,8 +530,9 @@ class Trainer:
         self.config = NetConfig.for_game(G, channels=args.channels, blocks=args.blocks)
         self._seed_everything(args.seed)
         self.net = PolicyValueNet(self.config).to(self.device)
+        self.init_sha256 = ""
         if args.init_from and not args.resume:  # (a resumed run's weights come from its checkpoint)
-            init_weights(self.net, args.init_from)
+            self.init_sha256, _ = init_weights(self.net, args.init_from)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr, eps=1e-5)
         self.pool = OpponentPool(self.config, args.pool_size, self.device)
         self.engine = G.new_batch(args.num_games)
@@ -748,6 +750,7 @@ class Trainer:
             "episodes": self.episodes,
             "train_seconds": self.train_seconds,
             "torch_version": torch.__version__,
+            **({"init_sha256": self.init_sha256} if self.init_sha256 else {}),
         }
         data = {
             "model": dict(self.net.state_dict()),
@@ -826,6 +829,7 @@ class Trainer:
             agent.set_state(entry["state"])
         self.global_step, self.update, self.episodes = counters["global_step"], counters["update"], counters["episodes"]
         self.train_seconds = float(ckpt["train_seconds"])
+        self.init_sha256 = str(ckpt.get("init_sha256", ""))
         rng = ckpt["rng"]
         python = rng["python"]
         random.setstate((python["version"], tuple(python["words"].tolist()), python["gauss"]))

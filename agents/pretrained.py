@@ -57,6 +57,9 @@ class PretrainedNetwork:
     """Minutes of training (collection and updates) of that run."""
     command: str
     """The command that trained it (then ``python -m agents.checkpoint export``)."""
+    refit_command: str = ""
+    """For a network whose value was refit on its own games, the ``python -m agents.refit`` command that
+    made the shipped file from the trained one (see :mod:`agents.refit`); empty otherwise."""
     strength: tuple[dict[str, Any], ...] = field(default=())
     """Arena results: dicts with ``opponent``, ``games``, ``win_rate``, ``ci_low``, ``ci_high``."""
 
@@ -95,6 +98,7 @@ def _entry(name: str, raw: Any, folder: Path) -> PretrainedNetwork:
             name=name, game=str(raw["game"]), board_size=int(raw["board_size"]), variant=str(raw.get("variant", "")),
             path=folder / str(raw["file"]), sha256=str(raw["sha256"]), global_step=int(raw["global_step"]),
             train_minutes=float(raw["train_minutes"]), command=str(raw["command"]),
+            refit_command=str(raw.get("refit_command", "")),
             strength=tuple(dict(row) for row in raw.get("strength", ())))
     except (KeyError, TypeError, ValueError) as err:
         raise ValueError(f"{folder / INDEX_NAME}: the entry of {name!r} is corrupt ({err!r}); reinstall odd_env") from err

@@ -2,6 +2,9 @@
 
     # export a run's network into agents/networks/ and record it in the index
     python benchmarks/pretrained.py add xodd9 runs/xodd9/last.pt --command "python -m agents.ppo ..."
+    # a network refit by agents.refit: both commands are recorded
+    python benchmarks/pretrained.py add yodd6 yodd6-refit.pt --command "python -m agents.ppo ..." \
+        --refit-command "python -m agents.refit ..."
     # arena tables (both colours), written into the index and printed as Markdown
     python benchmarks/pretrained.py measure xodd9 --opponents random,greedy,mcts:simulations=200 --games 400
     python benchmarks/pretrained.py measure xodd9 --opponents mcts:simulations=1000 --games 40
@@ -37,16 +40,29 @@ def write_index(folder: Path, index: dict) -> None:
     (folder / INDEX_NAME).write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
 
 
-def add(name: str, src: str, command: str, folder: Path) -> None:
+def add(name: str, src: str, command: str, folder: Path, refit_command: str = "") -> None:
+    import shutil
+
     from agents import checkpoint as ckpt_io
 
-    dst = ckpt_io.export(src, folder / f"{name}.pt")
+    src_meta = ckpt_io.load(src)  # verified before anything is written
+    if "refit" in src_meta and not refit_command:
+        raise ValueError(f"{src} is a refit network (python -m agents.refit): give --refit-command too")
+    if refit_command and "refit" not in src_meta:
+        raise ValueError(f"--refit-command given, but {src} is not a refit network (python -m agents.refit writes one)")
+    if src_meta["kind"] == ckpt_io.NETWORK_KIND:  # already a network file (a refit's output): shipped as it is
+        dst = folder / f"{name}.pt"
+        if Path(src).resolve() != dst.resolve():
+            shutil.copyfile(src, dst)
+    else:
+        dst = ckpt_io.export(src, folder / f"{name}.pt")
     meta = ckpt_io.read_metadata(dst)
     index = read_index(folder)
     index[name] = {
         "file": dst.name, "game": meta["game"], "board_size": meta["board_size"], "variant": meta.get("variant", ""),
         "sha256": meta["sha256"], "global_step": int(meta["global_step"]),
         "train_minutes": round(float(meta["train_seconds"]) / 60, 1), "command": command,
+        **({"refit_command": refit_command} if refit_command else {}),
         "net_config": {k: meta["net_config"][k] for k in ("channels", "blocks")},
         "strength": index.get(name, {}).get("strength", []) if index.get(name, {}).get("sha256") == meta["sha256"] else [],
     }
@@ -117,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     p_add.add_argument("name")
     p_add.add_argument("checkpoint")
     p_add.add_argument("--command", dest="train_command", required=True, help="the command that trained it")
+    p_add.add_argument("--refit-command", default="",
+                       help="for a refit network (python -m agents.refit), the command that refit it")
     p_measure = sub.add_parser("measure", help="arena results against opponents, written into the index")
     p_measure.add_argument("name")
     p_measure.add_argument("--opponents", default="random,greedy,mcts:simulations=200")
@@ -133,7 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     folder = args.folder or network_dir()
     folder.mkdir(parents=True, exist_ok=True)
     if args.action == "add":
-        add(args.name, args.checkpoint, args.train_command, folder)
+        try:
+            add(args.name, args.checkpoint, args.train_command, folder, args.refit_command)
+        except ValueError as exc:
+            parser.error(str(exc))
     elif args.action == "measure":
         names = [n.name for n in pretrained_networks(folder)]
         if args.name not in names:

@@ -438,7 +438,9 @@ def test_init_from_copies_a_network_of_another_board_and_refuses_misfits(tmp_pat
         torch.testing.assert_close(mine[k], fresh[k], rtol=0, atol=0)
     # The initialised run trains and its checkpoint records where it started.
     train(small_args(tmp_path / "d", board_size=5, init_from=str(path), total_steps=32 * 16))
-    assert load_checkpoint(tmp_path / "d" / "run" / "last.pt")["args"]["init_from"] == str(path)
+    started = load_checkpoint(tmp_path / "d" / "run" / "last.pt")
+    assert started["args"]["init_from"] == str(path)
+    assert started["init_sha256"] == load_checkpoint(path)["sha256"]  # which file it was, should it change
     with pytest.raises(ValueError, match="give --channels 16 --blocks 1"):
         Trainer(small_args(tmp_path / "e", channels=8, init_from=str(path)))
     with pytest.raises(ValueError, match="plays xodd, this run yodd"):

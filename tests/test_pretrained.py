@@ -36,7 +36,7 @@ def test_the_index_lists_files_that_exist_and_match():
         assert net.command.startswith("python -m agents.ppo")
 
 
-RECIPE = ("game", "board_size", "variant", "seed", "num_games", "rollout_steps", "channels", "blocks", "lr",
+RECIPE = ("game", "board_size", "variant", "seed", "init_from", "num_games", "rollout_steps", "channels", "blocks", "lr",
           "anneal_lr", "gamma", "gae_lambda", "update_epochs", "minibatch_size", "clip_coef", "ent_coef", "vf_coef",
           "max_grad_norm", "target_kl", "augment", "latest_prob", "scripted_opponents", "scripted_prob",
           "snapshot_every", "pool_size", "threads")
@@ -53,9 +53,21 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
     argv = shlex.split(net.command)
     assert argv[:3] == ["python", "-m", "agents.ppo"]
     given = parse_args(argv[3:])
-    trained = ckpt_io.read_metadata(net.path)["args"]
+    meta = ckpt_io.read_metadata(net.path)
+    trained = {"init_from": "", **meta["args"]}  # (runs from before --init-from started from random weights)
     assert {k: getattr(given, k) for k in RECIPE} == {k: trained[k] for k in RECIPE}
     assert given.total_steps >= net.global_step
+    # A network whose value was refit (agents.refit): its second command is the refit recorded in the file.
+    assert bool(net.refit_command) == ("refit" in meta)
+    if net.refit_command:
+        from agents.refit import build_parser
+
+        argv = shlex.split(net.refit_command)
+        assert argv[:3] == ["python", "-m", "agents.refit"]
+        refit = vars(build_parser().parse_args(argv[3:]))
+        assert refit["source"].endswith(".pt") and refit["out"].endswith(".pt")  # the trained run, the file
+        assert {k: refit[k] for k in meta["refit"] if k in refit} == \
+            {k: v for k, v in meta["refit"].items() if k in refit}
 
 
 @pytest.mark.parametrize("name", [net.name for net in SHIPPED])
