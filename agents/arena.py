@@ -478,9 +478,10 @@ def round_robin(
     journal are taken from it and only the others are played (the same
     games: each game's seed depends only on its place in the schedule);
     the journal must belong to the same tournament (game, labels, seed,
-    opening: :func:`read_journal`); ``games_per_pair`` may differ, so a
-    short measurement can later be extended to a long one. Agents are known
-    by their labels: resume with the same specs. Without ``resume``, the
+    opening, and the checksum of each agent's network file, so that a
+    checkpoint retrained at the same path is not taken for the old one:
+    :func:`read_journal`); ``games_per_pair`` may differ, so a short
+    measurement can later be extended to a long one. Without ``resume``, the
     journal is started afresh.
     """
     if games_per_pair < 2 or games_per_pair % 2:
@@ -506,7 +507,7 @@ def round_robin(
     log = None
     if journal is not None:
         journal = Path(journal)
-        header = _journal_header(G, labels, seed, opening)
+        header = _journal_header(G, labels, seed, opening, [p.network_sha256 for p in players])
         done, others = read_journal(journal, header, tasks) if resume and journal.exists() else ({}, [])
         for idx, r in done.items():
             results[idx] = r
@@ -562,10 +563,13 @@ JOURNAL_FORMAT = 1
 """Version of the journal's header line (:func:`round_robin` ``journal=``)."""
 
 
-def _journal_header(G: Game, labels: list[str], seed: int, opening: int) -> dict[str, Any]:
+def _journal_header(G: Game, labels: list[str], seed: int, opening: int,
+                    networks: list[str | None]) -> dict[str, Any]:
     # games_per_pair is not part of it: a journal continues with more (or fewer) games per pair.
+    # networks: each agent's network file checksum (None without one), so that an agent whose label is
+    # the same but whose weights changed (a retrained checkpoint at the same path) is not taken for it.
     return {"arena_journal": JOURNAL_FORMAT, "game": G.name, "size": G.size, "variant": G.variant,
-            "agents": list(labels), "seed": seed, "opening": opening}
+            "agents": list(labels), "seed": seed, "opening": opening, "networks": list(networks)}
 
 
 def _game_from_json(d: dict[str, Any]) -> GameResult:
@@ -605,7 +609,13 @@ def read_journal(path: str | os.PathLike, header: dict[str, Any],
     if not isinstance(found, dict) or found.get("arena_journal") != JOURNAL_FORMAT:
         raise JournalError(f"{path} is not an arena journal of format {JOURNAL_FORMAT} (its first line is "
                            f"{lines[0][:80]!r}): give another --out, or delete it to start again")
-    diff = [f"{k} {found.get(k)!r} (now {v!r})" for k, v in header.items() if found.get(k) != v]
+    if "networks" not in found:  # a journal from before checksums: agents without a network only
+        found = {**found, "networks": [None] * len(found.get("agents") or ())}
+    diff = [f"{k} {found.get(k)!r} (now {v!r})" for k, v in header.items() if found.get(k) != v and k != "networks"]
+    if not diff and found["networks"] != header["networks"]:
+        changed = [f"{label} (sha256 {str(old)[:12]} in the journal, {str(new)[:12]} now)"
+                   for label, old, new in zip(header["agents"], found["networks"], header["networks"]) if old != new]
+        diff = [f"the network file of {', '.join(changed)} is not the one its games were played with"]
     if diff:
         raise JournalError(f"the journal {path} belongs to another round robin: {'; '.join(diff)}; "
                            "resume with the same arguments, or use another --out")

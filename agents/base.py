@@ -201,6 +201,13 @@ class Agent:
         """A short display name: the registry name and any non-default options."""
         return self.name
 
+    @property
+    def network_sha256(self) -> str | None:
+        """The sha256 of the network file this agent plays with (a checkpoint's or a pretrained
+        network's), or None: what tells two agents with the same options but other weights apart
+        (the arena's journal records it)."""
+        return None
+
     def __repr__(self) -> str:
         opts = ", ".join(f"{k}={v!r}" for k, v in self.options.items())
         return f"{type(self).__name__}({opts})"

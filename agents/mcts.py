@@ -288,6 +288,7 @@ class MCTSAgent(Agent):
             self.game = player.game
         self.network = None if network is None else str(network)
         """The pretrained name or checkpoint path of the network guiding the search, or None."""
+        self._sha256 = None if player is None else player.network_sha256
         self.simulations = simulations
         self.c = c
         self._c = c if c is not None else (C_ROLLOUT if policy_value_fn is None else C_VALUE)
@@ -359,6 +360,11 @@ class MCTSAgent(Agent):
         if self.policy_value_fn is not None and self.network is None:
             parts.append("pv")
         return f"{self.name}:" + ",".join(parts)
+
+    @property
+    def network_sha256(self) -> str | None:
+        """The sha256 of the ``network=`` file guiding the search, or None."""
+        return self._sha256
 
     # ------------------------------------------------------------ search
     def _resolve(self, state: Position) -> None:

@@ -952,6 +952,7 @@ class PPOAgent(Agent):
         elif not isinstance(network, PolicyValueNet):
             raise ValueError(f"ppo option network must be a PolicyValueNet, got {type(network).__name__}")
         self.path = None if path is None else str(path)
+        self._sha256 = None if path is None else str(ckpt_io.read_metadata(path)["sha256"])
         self.network = network.to(self.device).eval()
         cfg = self.network.config
         self.game = make_game(cfg.game, cfg.board_size or None, cfg.variant)
@@ -964,6 +965,11 @@ class PPOAgent(Agent):
         self.symmetries = int(symmetries)
         """Views averaged per position: the first ``symmetries`` maps of the board's group."""
         self._views = group[:self.symmetries]
+
+    @property
+    def network_sha256(self) -> str | None:
+        """The sha256 of the file the network was loaded from (None for a ``network=`` object)."""
+        return self._sha256
 
     @torch.no_grad()
     def policy_value(self, state: Position) -> tuple[np.ndarray, float]:

@@ -447,3 +447,24 @@ def test_init_from_copies_a_network_of_another_board_and_refuses_misfits(tmp_pat
         Trainer(small_args(tmp_path / "f", game="yodd", board_size=3, init_from=str(path)))
     with pytest.raises(FileNotFoundError, match="nor a pretrained name"):
         Trainer(small_args(tmp_path / "g", init_from=str(tmp_path / "missing.pt")))
+
+
+def test_an_arena_journal_refuses_a_checkpoint_retrained_at_the_same_path(tmp_path):
+    from agents.arena import JournalError, round_robin
+
+    path = tmp_path / "net.pt"
+    Trainer(small_args(tmp_path / "a")).save(path)
+    specs = [f"ppo:path={path}", f"mcts:network={path},simulations=4"]
+    assert agents.load(specs[0]).network_sha256 == agents.load(specs[1]).network_sha256 == \
+        load_checkpoint(path)["sha256"]
+    journal = tmp_path / "journal.jsonl"
+    round_robin(specs + ["random"], "xodd", 4, games_per_pair=2, seed=0, progress=False, journal=journal)
+    text = journal.read_text()
+    again = round_robin(specs + ["random"], "xodd", 4, games_per_pair=2, seed=0, progress=False, journal=journal,
+                        resume=True)
+    assert again.resumed == 6
+    Trainer(small_args(tmp_path / "b", seed=4)).save(path)  # other weights, same path and spec
+    with pytest.raises(JournalError, match=r"the network file of ppo:path=.*, mcts:network=.* is not the one"):
+        round_robin(specs + ["random"], "xodd", 4, games_per_pair=2, seed=0, progress=False, journal=journal,
+                    resume=True)
+    assert journal.read_text() == text
