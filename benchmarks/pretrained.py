@@ -118,7 +118,8 @@ def table(folder: Path) -> str:
              "|---|---|---:|---:|---|---:|---|---:|"]
     for net in pretrained_networks(folder):
         for row in sorted(net.strength, key=opponent_order):
-            lines.append(f"| `{net.name}` | {net.label} | {net.global_step:,} | {net.train_minutes:.0f} | "
+            minutes = f"{net.train_minutes:.0f}" + (" + refit" if net.refit_command else "")
+            lines.append(f"| `{net.name}` | {net.label} | {net.global_step:,} | {minutes} | "
                          f"{row['opponent']} | {row['win_rate']:.3f} | [{row['ci_low']:.3f}, {row['ci_high']:.3f}] "
                          f"| {row['games']} |")
     return "\n".join(lines)
