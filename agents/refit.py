@@ -1,4 +1,4 @@
-"""Refit a network's value head on the outcomes of its own games (for network-guided search).
+"""Refit a network's value on the outcomes of its own games (for network-guided search).
 
     python -m agents.refit yodd6 runs/yodd6-refit.pt --games 3000 --seed 0
 
