@@ -370,18 +370,16 @@ def init_weights(net: PolicyValueNet, source: str) -> tuple[str, list[str]]:
     blocks; its board size may differ, since the trunk, the policy and pass heads
     and the value head's convolution do not depend on it. Weights whose shape
     differs (only the value head's hidden layer, when the boards differ) keep
-    ``net``'s own, bias included. Returns the source file's sha256 and their names. ValueError (``net`` unchanged) if
-    ``source`` does not fit; FileNotFoundError if it is neither a file nor a
-    pretrained name.
+    ``net``'s own, bias included. Returns the source file's sha256 and their
+    names. ValueError (``net`` unchanged) if ``source`` does not fit;
+    FileNotFoundError if it is neither a file nor a pretrained name.
     """
-    from .pretrained import pretrained_names, pretrained_path
+    from .pretrained import network_file
 
-    path = Path(source)
-    if not path.is_file():
-        if source not in pretrained_names():
-            raise FileNotFoundError(f"--init-from {source}: no such checkpoint file, nor a pretrained name "
-                                    f"({', '.join(pretrained_names())})")
-        path = pretrained_path(source)
+    try:
+        path = network_file(source)
+    except FileNotFoundError as err:
+        raise FileNotFoundError(f"--init-from {err}") from err
     src = ckpt_io.load_network(path)
     digest = ckpt_io.read_metadata(path)["sha256"]
     mine, theirs = net.config, src.config

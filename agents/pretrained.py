@@ -142,6 +142,18 @@ def pretrained_path(name: str, folder: str | Path | None = None) -> Path:
     return get_pretrained(name, folder).path
 
 
+def network_file(source: str | Path) -> Path:
+    """A checkpoint file's path, or the file of the shipped network named ``source``
+    (``FileNotFoundError`` naming the shipped ones if it is neither)."""
+    path = Path(source)
+    if path.is_file():
+        return path
+    if isinstance(source, str) and source in pretrained_names():
+        return pretrained_path(source)
+    raise FileNotFoundError(f"{source}: no such checkpoint file, nor a pretrained name "
+                            f"({', '.join(pretrained_names())})")
+
+
 def check_loaded(net: PretrainedNetwork, metadata: dict[str, Any]) -> None:
     """Raise ``ValueError`` unless a loaded file's metadata is the one ``net``'s index entry describes."""
     have = (metadata.get("game"), metadata.get("board_size"), metadata.get("variant", ""), metadata.get("sha256"))

@@ -49,6 +49,7 @@ from odd_env.game import make as make_game
 from . import checkpoint as ckpt_io
 from .base import check_float, check_int
 from .network import PolicyValueNet, masked_logits
+from .pretrained import network_file
 
 
 @dataclass(frozen=True)
@@ -85,19 +86,6 @@ class RefitOptions:
         check_int("--batch-size", self.batch_size, 1)
         check_float("--policy-weight", self.policy_weight, 0.0, 1e6)
         check_int("--seed", self.seed, 0)
-
-
-def source_file(source: str | Path) -> Path:
-    """A checkpoint path, or the file of the pretrained network named ``source``."""
-    from .pretrained import pretrained_names, pretrained_path
-
-    path = Path(source)
-    if path.is_file():
-        return path
-    if isinstance(source, str) and source in pretrained_names():
-        return pretrained_path(source)
-    raise FileNotFoundError(f"{source}: no such checkpoint file, nor a pretrained name "
-                            f"({', '.join(pretrained_names())})")
 
 
 @torch.no_grad()
@@ -201,7 +189,7 @@ def refit(source: str | Path, out: str | Path, opts: RefitOptions = RefitOptions
     """
     opts.check()
     check_int("--threads", threads, 1)
-    path = source_file(source)
+    path = network_file(source)
     out = Path(out)
     if out.resolve() == path.resolve():
         raise ValueError(f"the output {out} is the source network: write the refit network to another file")
