@@ -21,6 +21,9 @@ needs, the result of good play from the position:
    plus ``--policy-weight`` times the KL divergence of its policy from the
    original one over the legal actions, so the priors stay what they were
    (the trunk must change for the value to learn what it did not represent).
+   ``--train value`` trains the value head alone instead: the policy, and
+   with it the network's player, stays exactly the source's, at the price of
+   a value limited to what the trunk already represents.
 3. **Check.** The last tenth of the games is held out; the tool prints the
    value's squared error and sign accuracy on them before and after, and how
    often the policy's most probable action is unchanged.
@@ -52,6 +55,12 @@ from .network import PolicyValueNet, masked_logits
 from .pretrained import network_file
 
 
+VALUE_HEAD = ("value_conv", "value_fc", "value_out")
+"""The modules of :class:`~agents.network.PolicyValueNet` that only the value passes through."""
+
+TRAIN_CHOICES = ("all", "value")
+
+
 @dataclass(frozen=True)
 class RefitOptions:
     """The options of a refit (recorded in the output's ``refit`` metadata)."""
@@ -74,6 +83,9 @@ class RefitOptions:
     """weight of the KL divergence that keeps the policy the source's"""
     seed: int = 0
     """seed of the games and of the minibatch order"""
+    train: str = "all"
+    """which weights learn: all (the trunk too, the KL term holding the policy), or value (the value head
+    alone: the policy and so the network's player stay exactly the source's)"""
 
     def check(self) -> None:
         """ValueError naming the first option out of range."""
@@ -86,6 +98,8 @@ class RefitOptions:
         check_int("--batch-size", self.batch_size, 1)
         check_float("--policy-weight", self.policy_weight, 0.0, 1e6)
         check_int("--seed", self.seed, 0)
+        if self.train not in TRAIN_CHOICES:
+            raise ValueError(f"--train must be one of {', '.join(TRAIN_CHOICES)}, got {self.train!r}")
 
 
 @torch.no_grad()
@@ -150,34 +164,45 @@ def evaluate(net: PolicyValueNet, ref: PolicyValueNet, data: dict[str, np.ndarra
 
 
 def fit(net: PolicyValueNet, data: dict[str, np.ndarray], opts: RefitOptions, progress: bool = True) -> None:
-    """Train ``net`` in place on ``data``: value error plus ``policy_weight`` x KL(original policy || policy)."""
+    """Train ``net`` in place on ``data``: value error plus ``policy_weight`` x KL(original policy || policy);
+    with ``opts.train == "value"`` the value head alone, on the value error (the policy cannot change)."""
     ref = copy.deepcopy(net).eval()
-    optimizer = torch.optim.Adam(net.parameters(), lr=opts.lr)
+    value_only = opts.train == "value"
+    params = ([p for name in VALUE_HEAD for p in getattr(net, name).parameters()] if value_only
+              else list(net.parameters()))
+    optimizer = torch.optim.Adam(params, lr=opts.lr)
     gen = torch.Generator().manual_seed(opts.seed)
     obs, mask, z = (torch.from_numpy(data[k]) for k in ("obs", "mask", "z"))
     n = len(z)
+    frozen = [p for p in net.parameters() if not any(p is q for q in params)]
+    for p in frozen:  # no gradient through the trunk when only the value head learns
+        p.requires_grad_(False)
     net.train()
-    for epoch in range(opts.epochs):
-        order = torch.randperm(n, generator=gen)
-        total, start = 0.0, time.perf_counter()
-        for i in range(0, n, opts.batch_size):
-            idx = order[i:i + opts.batch_size]
-            x, m = obs[idx], mask[idx]
-            logits, value = net(x)
-            loss = ((value - z[idx]) ** 2).mean()
-            if opts.policy_weight:
-                with torch.no_grad():
-                    ref_logp = torch.log_softmax(masked_logits(ref(x)[0], m), dim=-1)
-                logp = torch.log_softmax(masked_logits(logits, m), dim=-1)
-                kl = (ref_logp.exp() * (ref_logp - logp)).masked_fill(~m, 0.0).sum(-1).mean()
-                loss = loss + opts.policy_weight * kl
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total += loss.item() * len(idx)
-        if progress:
-            print(f"epoch {epoch + 1}/{opts.epochs}: loss {total / n:.4f} ({time.perf_counter() - start:.0f} s)",
-                  flush=True)
+    try:
+        for epoch in range(opts.epochs):
+            order = torch.randperm(n, generator=gen)
+            total, start = 0.0, time.perf_counter()
+            for i in range(0, n, opts.batch_size):
+                idx = order[i:i + opts.batch_size]
+                x, m = obs[idx], mask[idx]
+                logits, value = net(x)
+                loss = ((value - z[idx]) ** 2).mean()
+                if opts.policy_weight and not value_only:
+                    with torch.no_grad():
+                        ref_logp = torch.log_softmax(masked_logits(ref(x)[0], m), dim=-1)
+                    logp = torch.log_softmax(masked_logits(logits, m), dim=-1)
+                    kl = (ref_logp.exp() * (ref_logp - logp)).masked_fill(~m, 0.0).sum(-1).mean()
+                    loss = loss + opts.policy_weight * kl
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                total += loss.item() * len(idx)
+            if progress:
+                print(f"epoch {epoch + 1}/{opts.epochs}: loss {total / n:.4f} ({time.perf_counter() - start:.0f} s)",
+                      flush=True)
+    finally:
+        for p in frozen:
+            p.requires_grad_(True)
     net.eval()
 
 

@@ -59,6 +59,23 @@ def test_refit_repeats_exactly_for_a_seed_and_the_policy_weight_keeps_the_policy
     assert a["after"]["same_best_action"] > loose["after"]["same_best_action"]
 
 
+def test_value_only_refit_keeps_the_policy_bit_for_bit_and_still_fits_the_value(source, tmp_path):
+    record = refit(source, tmp_path / "v.pt", RefitOptions(**{**FAST.__dict__, "train": "value"}), progress=False)
+    assert record["train"] == "value" and record["after"]["same_best_action"] == 1.0
+    assert record["after"]["value_mse"] < record["before"]["value_mse"] - 0.05
+    before, after = ckpt_io.load(source)["model"], ckpt_io.load(tmp_path / "v.pt")["model"]
+    changed = {k for k in after if not torch.equal(before[k], after[k])}
+    assert changed and all(k.split(".")[0] in ("value_conv", "value_fc", "value_out") for k in changed)
+    # The same weights outside the value head: the same logits on any input, so the same player.
+    old, new = ckpt_io.load_network(source), ckpt_io.load_network(tmp_path / "v.pt")
+    x = torch.from_numpy(np.stack([make_game("xodd", 4).new_state().observation()] * 2))
+    with torch.no_grad():
+        assert torch.equal(old(x)[0], new(x)[0]) and not torch.equal(old(x)[1], new(x)[1])
+    with pytest.raises(ValueError, match="--train must be one of all, value"):
+        refit(source, tmp_path / "w.pt", RefitOptions(train="policy"), progress=False)
+    assert not (tmp_path / "w.pt").exists()
+
+
 def test_self_play_keeps_positions_from_the_switch_on_with_each_games_result():
     net = agents.load("ppo", pretrained="xodd7").network
     game = make_game("xodd", 7)
