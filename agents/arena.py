@@ -708,8 +708,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--seed must be >= 0, got {args.seed}")
         if args.workers < 1:
             raise ValueError(f"--workers must be >= 1, got {args.workers}")
-        if args.opening < 0:
-            raise ValueError(f"--opening must be >= 0 (random opening actions), got {args.opening}")
+        try:
+            check_opening(args.opening)
+        except ValueError as exc:
+            raise ValueError(f"--{exc}") from None
         agents = []
         for spec in args.agents:
             try:

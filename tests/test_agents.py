@@ -659,7 +659,7 @@ def arena_fails(argv, capsys):
     (["--agents", "random", "greedy", "--games", "-4"], "--games must be even and >= 2"),
     (["--agents", "random", "greedy", "--seed", "-1"], "--seed must be >= 0"),
     (["--agents", "random", "greedy", "--workers", "0"], "--workers must be >= 1"),
-    (["--agents", "random", "greedy", "--opening", "-2"], "--opening must be >= 0"),
+    (["--agents", "random", "greedy", "--opening", "-2"], "--opening must be an integer >= 0"),
     (["--agents", "random", "gredy"], "agent 'gredy': unknown agent 'gredy'"),
     (["--agents", "random", "mcts:simulations=inf"], "mcts option simulations must be an integer >= 1, got inf"),
     (["--agents", "random", "ppo:path=missing.pt"], "agent 'ppo:path=missing.pt': no checkpoint at missing.pt"),
