@@ -32,7 +32,9 @@ Network-guided search: ``agents.load("mcts", network="run/last.pt")`` loads
 a trained PPO network (:class:`agents.ppo.PPOAgent`, imported only then) and
 uses its masked policy as the priors and its value head instead of rollouts,
 AlphaZero-style, in every game; ``network="xodd9"`` names a network shipped
-with the package (:mod:`agents.pretrained`). The option is a string, so the
+with the package (:mod:`agents.pretrained`), and where that name ships a
+search network (its value refit on its own games, :mod:`agents.refit`)
+the search uses that one. The option is a string, so the
 agent rebuilds from its options and pickles (with the network's weights) for
 the arena's workers; the agent is tied to the
 network's game (:attr:`Agent.game`), and a position of another game is
@@ -198,8 +200,9 @@ class MCTSAgent(Agent):
         prior_temp: softmax temperature of the greedy priors, in group counts.
         policy_value_fn: a function giving priors and a value; overrides
             ``prior`` and replaces rollouts.
-        network: a pretrained network's name (:func:`agents.pretrained_networks`)
-            or the path of a PPO checkpoint, whose network gives the priors
+        network: a pretrained network's name (:func:`agents.pretrained_networks`;
+            its search network where it ships one) or the path of a PPO
+            checkpoint, whose network gives the priors
             and values (the same as its ``PPOAgent.policy_value`` as
             ``policy_value_fn``); ties the agent to the network's game.
         reuse_tree: keep the subtree of the position reached for the next call.
@@ -265,6 +268,15 @@ class MCTSAgent(Agent):
 
             try:
                 where = {"pretrained": network} if is_name else {"path": network}
+                if is_name:  # a shipped name: its search network if it has one (agents.pretrained)
+                    from .pretrained import check_loaded, get_pretrained
+
+                    entry = get_pretrained(network)
+                    if entry.search_path is not None:
+                        from . import checkpoint as ckpt_io
+
+                        check_loaded(entry, ckpt_io.read_metadata(entry.search_path), search=True)
+                        where = {"path": str(entry.search_path)}
                 player = PPOAgent(**where, symmetries=symmetries)
             except ValueError as err:
                 raise ValueError(f"mcts option network {str(network)!r}: {err}") from err

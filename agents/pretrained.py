@@ -11,11 +11,15 @@ Use them by name wherever a checkpoint path is accepted::
 
     agents.load("ppo", pretrained="yodd6")           # the network as a player
     agents.load("ppo:pretrained=yodd6")              # the same, as a spec
-    agents.load("mcts", network="yodd6", simulations=200)   # PUCT guided by it
+    agents.load("mcts", network="yodd6", simulations=200)   # PUCT guided by it (or its search network)
     gymnasium.make("odd_env/Yodd-v0", board_size=6, opponent="ppo:pretrained=yodd6")
 
 :func:`pretrained_networks` lists them (it reads ``index.json`` only: no torch
-import); :func:`pretrained_path` gives a name's file. Loading a network verifies
+import); :func:`pretrained_path` gives a name's file. An entry may also carry a
+search network (``search`` in the index: the player's network with its value
+refit on its own games by :mod:`agents.refit`), which then guides
+``mcts:network=NAME`` in place of the player's own; ``ppo:pretrained=NAME``
+always plays the player's. Loading a network verifies
 the file as every checkpoint is verified (:func:`agents.checkpoint.load`) and
 also checks it against its index entry, so a replaced file is refused.
 """
@@ -62,6 +66,14 @@ class PretrainedNetwork:
     made the shipped file from the trained one (see :mod:`agents.refit`); empty otherwise."""
     strength: tuple[dict[str, Any], ...] = field(default=())
     """Arena results: dicts with ``opponent``, ``games``, ``win_rate``, ``ci_low``, ``ci_high``."""
+    search_path: Path | None = None
+    """The network that guides ``agents.load("mcts", network=NAME)`` when it is not the player's own:
+    the player's network with its value refit on its own games (:mod:`agents.refit`), where that refit
+    made the search stronger but the network's own play weaker; None when the search uses :attr:`path`."""
+    search_sha256: str = ""
+    """The checksum of :attr:`search_path`'s file (checked when it loads)."""
+    search_command: str = ""
+    """The ``python -m agents.refit`` command that made :attr:`search_path` from the shipped player."""
 
     @property
     def label(self) -> str:
@@ -99,9 +111,17 @@ def _entry(name: str, raw: Any, folder: Path) -> PretrainedNetwork:
             path=folder / str(raw["file"]), sha256=str(raw["sha256"]), global_step=int(raw["global_step"]),
             train_minutes=float(raw["train_minutes"]), command=str(raw["command"]),
             refit_command=str(raw.get("refit_command", "")),
-            strength=tuple(dict(row) for row in raw.get("strength", ())))
+            strength=tuple(dict(row) for row in raw.get("strength", ())),
+            **_search_fields(raw.get("search"), folder))
     except (KeyError, TypeError, ValueError) as err:
         raise ValueError(f"{folder / INDEX_NAME}: the entry of {name!r} is corrupt ({err!r}); reinstall odd_env") from err
+
+
+def _search_fields(raw: Any, folder: Path) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    return {"search_path": folder / str(raw["file"]), "search_sha256": str(raw["sha256"]),
+            "search_command": str(raw["command"])}
 
 
 def pretrained_networks(folder: str | Path | None = None) -> list[PretrainedNetwork]:
@@ -131,15 +151,25 @@ def get_pretrained(name: str, folder: str | Path | None = None) -> PretrainedNet
         raise ValueError(f"no pretrained network named {name!r}; shipped: {have} "
                          f"(agents.pretrained_networks() lists them with their strength)")
     net = nets[name]
-    if not net.path.is_file():
-        raise ValueError(f"the pretrained network {name!r} is listed but its file {net.path} is missing; "
-                         f"reinstall odd_env")
+    for path in (net.path, net.search_path):
+        if path is not None and not path.is_file():
+            raise ValueError(f"the pretrained network {name!r} is listed but its file {path} is missing; "
+                             f"reinstall odd_env")
     return net
 
 
 def pretrained_path(name: str, folder: str | Path | None = None) -> Path:
     """The file of the shipped network ``name``."""
     return get_pretrained(name, folder).path
+
+
+def search_network_file(name: str, folder: str | Path | None = None) -> tuple[Path, str]:
+    """The file that guides a search named by the pretrained ``name`` and its expected checksum: the
+    entry's search network if it has one (:attr:`PretrainedNetwork.search_path`), else its player's."""
+    net = get_pretrained(name, folder)
+    if net.search_path is not None:
+        return net.search_path, net.search_sha256
+    return net.path, net.sha256
 
 
 def network_file(source: str | Path) -> Path:
@@ -154,18 +184,21 @@ def network_file(source: str | Path) -> Path:
                             f"({', '.join(pretrained_names())})")
 
 
-def check_loaded(net: PretrainedNetwork, metadata: dict[str, Any]) -> None:
-    """Raise ``ValueError`` unless a loaded file's metadata is the one ``net``'s index entry describes."""
+def check_loaded(net: PretrainedNetwork, metadata: dict[str, Any], search: bool = False) -> None:
+    """Raise ``ValueError`` unless a loaded file's metadata is the one ``net``'s index entry describes
+    (its player's file, or with ``search=True`` its search network's)."""
+    path, sha = (net.search_path, net.search_sha256) if search and net.search_path is not None else (net.path, net.sha256)
     have = (metadata.get("game"), metadata.get("board_size"), metadata.get("variant", ""), metadata.get("sha256"))
-    want = (net.game, net.board_size, net.variant, net.sha256)
+    want = (net.game, net.board_size, net.variant, sha)
     if have != want:
-        raise ValueError(f"the file of pretrained network {net.name!r} ({net.path}) is not the one its index "
+        raise ValueError(f"the file of pretrained network {net.name!r} ({path}) is not the one its index "
                          f"describes (game, size, variant, sha256 {have[:3]} {str(have[3])[:16]}... against "
                          f"{want[:3]} {want[3][:16]}...); reinstall odd_env")
 
 
-def load_pretrained(name: str, device: str = "cpu"):
-    """The shipped network ``name`` (a :class:`~agents.network.PolicyValueNet` in eval mode) and its file.
+def load_pretrained(name: str, device: str = "cpu", search: bool = False):
+    """The shipped network ``name`` (a :class:`~agents.network.PolicyValueNet` in eval mode) and its file;
+    with ``search=True`` the network that guides searches named by it (:func:`search_network_file`).
 
     The file is verified as every checkpoint is (:func:`agents.checkpoint.load`)
     and must match its index entry. Imports torch.
@@ -173,5 +206,6 @@ def load_pretrained(name: str, device: str = "cpu"):
     from . import checkpoint as ckpt_io
 
     entry = get_pretrained(name)
-    check_loaded(entry, ckpt_io.read_metadata(entry.path))
-    return ckpt_io.load_network(entry.path, device=device), entry.path
+    path = search_network_file(name)[0] if search else entry.path
+    check_loaded(entry, ckpt_io.read_metadata(path), search=search)
+    return ckpt_io.load_network(path, device=device), path

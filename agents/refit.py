@@ -232,6 +232,12 @@ def refit(source: str | Path, out: str | Path, opts: RefitOptions = RefitOptions
         held = data["game"] >= opts.games - max(1, opts.games // 10)
         train = {k: v[~held] for k, v in data.items()}
         test = {k: v[held] for k, v in data.items()}
+        for part, what in ((train, "fitted"), (test, "held-out")):
+            if not len(part["z"]):
+                raise ValueError(f"the {what} games kept no positions: a game keeps its positions from its step k on "
+                                 f"(k uniform below --explore-plies {opts.explore_plies}), and these games ended "
+                                 f"sooner: lower --explore-plies below the length of a game of {game.label}, "
+                                 f"or play more --games")
         before = evaluate(net, ref, test)
         if progress:
             print(f"{opts.games} games, {len(data['z'])} positions ({len(train['z'])} to fit) in {played:.0f} s; "

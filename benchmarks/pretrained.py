@@ -5,6 +5,8 @@
     # a network refit by agents.refit: both commands are recorded
     python benchmarks/pretrained.py add yodd6 yodd6-refit.pt --command "python -m agents.ppo ..." \
         --refit-command "python -m agents.refit ..."
+    # a search network for NAME: its value refit (agents.refit) guides mcts:network=NAME, the player stays
+    python benchmarks/pretrained.py add-search xodd9 xodd9-refit.pt --refit-command "python -m agents.refit ..."
     # arena tables (both colours), written into the index and printed as Markdown
     python benchmarks/pretrained.py measure xodd9 --opponents random,greedy,mcts:simulations=200 --games 400
     python benchmarks/pretrained.py measure xodd9 --opponents mcts:simulations=1000 --games 40
@@ -58,17 +60,50 @@ def add(name: str, src: str, command: str, folder: Path, refit_command: str = ""
         dst = ckpt_io.export(src, folder / f"{name}.pt")
     meta = ckpt_io.read_metadata(dst)
     index = read_index(folder)
+    old = index.get(name, {})
     index[name] = {
         "file": dst.name, "game": meta["game"], "board_size": meta["board_size"], "variant": meta.get("variant", ""),
         "sha256": meta["sha256"], "global_step": int(meta["global_step"]),
         "train_minutes": round(float(meta["train_seconds"]) / 60, 1), "command": command,
         **({"refit_command": refit_command} if refit_command else {}),
         "net_config": {k: meta["net_config"][k] for k in ("channels", "blocks")},
-        "strength": index.get(name, {}).get("strength", []) if index.get(name, {}).get("sha256") == meta["sha256"] else [],
+        "strength": old.get("strength", []) if old.get("sha256") == meta["sha256"] else [],
     }
+    if old.get("search") and old.get("sha256") == meta["sha256"]:  # a search network refit from this very file stays
+        index[name]["search"] = old["search"]
+    elif old.get("search"):
+        print(f"{name}: its search network {old['search']['file']} was refit from the replaced network: dropped "
+              f"(add-search a refit of the new one)")
     write_index(folder, index)
     print(f"{name}: {dst} ({dst.stat().st_size / 1e6:.2f} MB), {meta['game']} {meta['board_size']}, "
           f"{meta['global_step']} steps")
+
+
+def add_search(name: str, src: str, refit_command: str, folder: Path) -> None:
+    """Ship the refit network ``src`` as the search network of the shipped ``name`` (``src`` must be
+    ``python -m agents.refit``'s output from ``name``'s very file)."""
+    import shutil
+
+    from agents import checkpoint as ckpt_io
+
+    index = read_index(folder)
+    if name not in index:
+        raise ValueError(f"no network named {name!r} in {folder}; there are: {', '.join(sorted(index)) or 'none'}")
+    src_meta = ckpt_io.load(src)  # verified before anything is written
+    if "refit" not in src_meta:
+        raise ValueError(f"{src} is not a refit network: a search network is made by python -m agents.refit {name} OUT")
+    if src_meta.get("source_sha256") != index[name]["sha256"]:
+        raise ValueError(f"{src} was refit from another network (sha256 {str(src_meta.get('source_sha256'))[:12]}), "
+                         f"not from {name} ({index[name]['sha256'][:12]}): refit {name} itself")
+    if not refit_command.startswith("python -m agents.refit"):
+        raise ValueError(f"--refit-command must be the python -m agents.refit command that made {src}, "
+                         f"got {refit_command!r}")
+    dst = folder / f"{name}-search.pt"
+    if Path(src).resolve() != dst.resolve():
+        shutil.copyfile(src, dst)
+    index[name]["search"] = {"file": dst.name, "sha256": src_meta["sha256"], "command": refit_command}
+    write_index(folder, index)
+    print(f"{name}: search network {dst} ({dst.stat().st_size / 1e6:.2f} MB)")
 
 
 def journal_name(spec: str) -> str:
@@ -136,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
     p_add.add_argument("--command", dest="train_command", required=True, help="the command that trained it")
     p_add.add_argument("--refit-command", default="",
                        help="for a refit network (python -m agents.refit), the command that refit it")
+    p_search = sub.add_parser("add-search", help="ship a refit network as the search network of a shipped one")
+    p_search.add_argument("name")
+    p_search.add_argument("network", help="the output of python -m agents.refit NAME OUT")
+    p_search.add_argument("--refit-command", required=True, help="the command that made it")
     p_measure = sub.add_parser("measure", help="arena results against opponents, written into the index")
     p_measure.add_argument("name")
     p_measure.add_argument("--opponents", default="random,greedy,mcts:simulations=200")
@@ -155,6 +194,11 @@ def main(argv: list[str] | None = None) -> int:
         try:
             add(args.name, args.checkpoint, args.train_command, folder, args.refit_command)
         except ValueError as exc:
+            parser.error(str(exc))
+    elif args.action == "add-search":
+        try:
+            add_search(args.name, args.network, args.refit_command, folder)
+        except (ValueError, OSError) as exc:
             parser.error(str(exc))
     elif args.action == "measure":
         names = [n.name for n in pretrained_networks(folder)]

@@ -34,6 +34,10 @@ def test_the_index_lists_files_that_exist_and_match():
         assert meta["global_step"] == net.global_step
         assert net.path.stat().st_size < 3_000_000
         assert net.command.startswith("python -m agents.ppo")
+        if net.search_path is not None:  # a search network: this very network with its value refit
+            search = ckpt_io.read_metadata(net.search_path)
+            assert search["sha256"] == net.search_sha256 and search["source_sha256"] == net.sha256
+            assert "refit" in search and net.search_path.stat().st_size < 3_000_000
 
 
 RECIPE = ("game", "board_size", "variant", "seed", "init_from", "num_games", "rollout_steps", "channels", "blocks", "lr",
@@ -68,6 +72,14 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
         assert refit["source"].endswith(".pt") and refit["out"].endswith(".pt")  # the trained run, the file
         assert {k: refit[k] for k in meta["refit"] if k in refit} == \
             {k: v for k, v in meta["refit"].items() if k in refit}
+    if net.search_command:  # and the command that made its search network is the refit recorded there
+        from agents.refit import build_parser
+
+        argv = shlex.split(net.search_command)
+        assert argv[:3] == ["python", "-m", "agents.refit"] and argv[3] == name
+        refit = vars(build_parser().parse_args(argv[3:]))
+        recorded = ckpt_io.read_metadata(net.search_path)["refit"]
+        assert {k: refit[k] for k in recorded if k in refit} == {k: v for k, v in recorded.items() if k in refit}
 
 
 @pytest.mark.parametrize("name", [net.name for net in SHIPPED])
@@ -190,6 +202,59 @@ def test_the_gym_opponent_and_the_arena_take_the_spec(folder):
         done = term or trunc
     res = round_robin(["ppo:pretrained=tiny4", "random"], "xodd", 4, games_per_pair=2, seed=0, progress=False)
     assert len(res.games) == 2
+
+
+def test_a_search_network_guides_the_search_and_leaves_the_player(folder, tmp_path):
+    from agents.refit import RefitOptions, refit
+
+    player_sha = pre.get_pretrained("tiny4").sha256
+    opts = RefitOptions(games=20, num_games=10, epochs=1, explore_plies=6)
+    refit("tiny4", tmp_path / "r.pt", opts, progress=False)
+    refit(tmp_path / "run" / "last.pt", tmp_path / "other.pt", opts, progress=False)  # from the run, not the file
+    cmd = "python -m agents.refit tiny4 tiny4-search.pt --games 20 --num-games 10 --epochs 1 --explore-plies 6"
+
+    def bench(*argv):
+        return subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
+                               *argv], capture_output=True, text=True, cwd=ROOT)
+
+    index = (folder / "index.json").read_text()
+    for argv, message in [
+            (["tiny4", str(tmp_path / "run" / "last.pt")], "not a refit network"),
+            (["tiny4", str(tmp_path / "other.pt")], "refit from another network"),
+            (["tiny4", str(tmp_path / "r.pt"), "--refit-command", "make it"], "--refit-command must be"),
+            (["yodd99", str(tmp_path / "r.pt")], "no network named 'yodd99'"),
+            (["tiny4", str(tmp_path / "missing.pt")], "missing.pt")]:
+        out = bench("add-search", *argv, *([] if "--refit-command" in argv else ["--refit-command", cmd]))
+        assert out.returncode == 2 and message in out.stderr, (argv, out.stderr)
+        assert (folder / "index.json").read_text() == index and not (folder / "tiny4-search.pt").exists()
+    out = bench("add-search", "tiny4", str(tmp_path / "r.pt"), "--refit-command", cmd)
+    assert out.returncode == 0, out.stderr
+    (net,) = pre.pretrained_networks(folder)
+    search_sha = ckpt_io.read_metadata(tmp_path / "r.pt")["sha256"]
+    assert (net.sha256, net.search_sha256, net.search_command) == (player_sha, search_sha, cmd)
+    assert net.search_path == folder / "tiny4-search.pt"
+    # The search named tiny4 uses the search network; the player named tiny4 stays the trained one.
+    search = agents.load("mcts", network="tiny4", simulations=8)
+    assert search.network == "tiny4" and search.network_sha256 == search_sha
+    assert agents.load("ppo", pretrained="tiny4").network_sha256 == player_sha
+    state = search.game.new_state()
+    assert state.legal_action_mask()[search.act(state)]
+    res = round_robin(["mcts:network=tiny4,simulations=4", "random"], "xodd", 4, games_per_pair=2, seed=0,
+                      progress=False, workers=2)  # rebuilt from its spec in the workers
+    assert len(res.games) == 2
+    # Re-adding the same player keeps its search network; a damaged entry is refused.
+    ckpt = tmp_path / "run" / "last.pt"
+    assert bench("add", "tiny4", str(ckpt), "--command", "python -m agents.ppo --game xodd --board-size 4").returncode == 0
+    assert pre.get_pretrained("tiny4").search_sha256 == search_sha
+    entry = json.loads((folder / "index.json").read_text())
+    entry["tiny4"]["search"]["sha256"] = "0" * 64
+    (folder / "index.json").write_text(json.dumps(entry))
+    with pytest.raises(ValueError, match="tiny4-search.pt.* is not the one its index describes"):
+        agents.load("mcts", network="tiny4")
+    agents.load("ppo", pretrained="tiny4")  # the player is not concerned
+    (folder / "tiny4-search.pt").unlink()
+    with pytest.raises(ValueError, match="tiny4-search.pt is missing"):
+        agents.load("mcts", network="tiny4")
 
 
 def test_unknown_names_and_damaged_files_are_refused(folder):

@@ -103,6 +103,8 @@ def test_refit_refuses_bad_input_and_writes_nothing(source, tmp_path):
         refit(source, tmp_path / "x.pt", RefitOptions(games=3), progress=False)
     with pytest.raises(ValueError, match="--temperature"):
         refit(source, tmp_path / "x.pt", RefitOptions(temperature=0.0), progress=False)
+    with pytest.raises(ValueError, match="held-out games kept no positions.*lower --explore-plies"):
+        refit(source, tmp_path / "x.pt", RefitOptions(games=10, num_games=10, explore_plies=500), progress=False)
     with pytest.raises(FileNotFoundError, match="nor a pretrained name"):
         refit(tmp_path / "missing.pt", tmp_path / "x.pt", FAST, progress=False)
     assert not (tmp_path / "x.pt").exists()
