@@ -163,15 +163,6 @@ def pretrained_path(name: str, folder: str | Path | None = None) -> Path:
     return get_pretrained(name, folder).path
 
 
-def search_network_file(name: str, folder: str | Path | None = None) -> tuple[Path, str]:
-    """The file that guides a search named by the pretrained ``name`` and its expected checksum: the
-    entry's search network if it has one (:attr:`PretrainedNetwork.search_path`), else its player's."""
-    net = get_pretrained(name, folder)
-    if net.search_path is not None:
-        return net.search_path, net.search_sha256
-    return net.path, net.sha256
-
-
 def network_file(source: str | Path) -> Path:
     """A checkpoint file's path, or the file of the shipped network named ``source``
     (``FileNotFoundError`` naming the shipped ones if it is neither)."""
@@ -198,7 +189,8 @@ def check_loaded(net: PretrainedNetwork, metadata: dict[str, Any], search: bool 
 
 def load_pretrained(name: str, device: str = "cpu", search: bool = False):
     """The shipped network ``name`` (a :class:`~agents.network.PolicyValueNet` in eval mode) and its file;
-    with ``search=True`` the network that guides searches named by it (:func:`search_network_file`).
+    with ``search=True`` the network that guides searches named by it (its search network if it ships
+    one, :attr:`PretrainedNetwork.search_path`, else the same).
 
     The file is verified as every checkpoint is (:func:`agents.checkpoint.load`)
     and must match its index entry. Imports torch.
@@ -206,6 +198,6 @@ def load_pretrained(name: str, device: str = "cpu", search: bool = False):
     from . import checkpoint as ckpt_io
 
     entry = get_pretrained(name)
-    path = search_network_file(name)[0] if search else entry.path
+    path = entry.search_path if search and entry.search_path is not None else entry.path
     check_loaded(entry, ckpt_io.read_metadata(path), search=search)
     return ckpt_io.load_network(path, device=device), path

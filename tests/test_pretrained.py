@@ -237,6 +237,8 @@ def test_a_search_network_guides_the_search_and_leaves_the_player(folder, tmp_pa
     search = agents.load("mcts", network="tiny4", simulations=8)
     assert search.network == "tiny4" and search.network_sha256 == search_sha
     assert agents.load("ppo", pretrained="tiny4").network_sha256 == player_sha
+    assert pre.load_pretrained("tiny4", search=True)[1] == folder / "tiny4-search.pt"
+    assert pre.load_pretrained("tiny4")[1] == folder / "tiny4.pt"
     state = search.game.new_state()
     assert state.legal_action_mask()[search.act(state)]
     res = round_robin(["mcts:network=tiny4,simulations=4", "random"], "xodd", 4, games_per_pair=2, seed=0,
