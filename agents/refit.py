@@ -174,7 +174,8 @@ def fit(net: PolicyValueNet, data: dict[str, np.ndarray], opts: RefitOptions, pr
     gen = torch.Generator().manual_seed(opts.seed)
     obs, mask, z = (torch.from_numpy(data[k]) for k in ("obs", "mask", "z"))
     n = len(z)
-    frozen = [p for p in net.parameters() if not any(p is q for q in params)]
+    learning = {id(p) for p in params}
+    frozen = [p for p in net.parameters() if id(p) not in learning]
     for p in frozen:  # no gradient through the trunk when only the value head learns
         p.requires_grad_(False)
     net.train()
