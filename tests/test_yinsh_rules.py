@@ -136,6 +136,11 @@ def test_seed_example_destinations():
                            ("B1", "white ring on C2 blocks"), ("E5", "cannot stop on E5"), ("F7", "not on a line")]:
         with pytest.raises(ValueError, match=reason):
             s.apply(P(target))
+    # one jumped marker is named alone, a run by its ends
+    assert s.why_illegal(P("E1")) == ("the ring on E4 jumps the marker E3 and must stop on E2, "
+                                      "the first empty point after it")
+    assert s.why_illegal(P("K10")) == ("the ring on E4 jumps the markers F5-I8 and must stop on J9, "
+                                       "the first empty point after them")
 
 
 def test_a_move_flips_the_jumped_markers_and_leaves_one():

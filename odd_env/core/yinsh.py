@@ -456,9 +456,11 @@ class YinshState:
                 if v != K.EMPTY:
                     jumped.append(y)
                 elif jumped:
-                    return (f"the ring on {start} jumps the markers {point_name(jumped[0])}-"
-                            f"{point_name(jumped[-1])} and must stop on {point_name(y)}, "
-                            f"the first empty point after them")
+                    markers = (f"the marker {point_name(jumped[0])}" if len(jumped) == 1 else
+                               f"the markers {point_name(jumped[0])}-{point_name(jumped[-1])}")
+                    after = "it" if len(jumped) == 1 else "them"
+                    return (f"the ring on {start} jumps {markers} and must stop on {point_name(y)}, "
+                            f"the first empty point after {after}")
         return f"{name} is not on a line through the chosen ring on {start}"
 
     def _why_not_row(self, a: int) -> str:
