@@ -71,10 +71,11 @@ def add(name: str, src: str, command: str, folder: Path, refit_command: str = ""
     }
     if old.get("search") and old.get("sha256") == meta["sha256"]:  # a search network refit from this very file stays
         index[name]["search"] = old["search"]
-    elif old.get("search"):
-        print(f"{name}: its search network {old['search']['file']} was refit from the replaced network: dropped "
-              f"(add-search a refit of the new one)")
     write_index(folder, index)
+    if old.get("search") and "search" not in index[name]:
+        (folder / old["search"]["file"]).unlink(missing_ok=True)
+        print(f"{name}: its search network {old['search']['file']} was refit from the replaced network: removed "
+              f"(add-search a refit of the new one)")
     print(f"{name}: {dst} ({dst.stat().st_size / 1e6:.2f} MB), {meta['game']} {meta['board_size']}, "
           f"{meta['global_step']} steps")
 

@@ -257,6 +257,13 @@ def test_a_search_network_guides_the_search_and_leaves_the_player(folder, tmp_pa
     (folder / "tiny4-search.pt").unlink()
     with pytest.raises(ValueError, match="tiny4-search.pt is missing"):
         agents.load("mcts", network="tiny4")
+    # Adding another player under the name removes the search network refit from the old one.
+    (folder / "index.json").write_text(index)
+    assert bench("add-search", "tiny4", str(tmp_path / "r.pt"), "--refit-command", cmd).returncode == 0
+    out = bench("add", "tiny4", str(tmp_path / "other.pt"), "--command", "python -m agents.ppo --game xodd",
+                "--refit-command", "python -m agents.refit runs/last.pt other.pt")
+    assert out.returncode == 0 and "tiny4-search.pt was refit from the replaced network: removed" in out.stdout
+    assert pre.get_pretrained("tiny4").search_path is None and not (folder / "tiny4-search.pt").exists()
 
 
 def test_unknown_names_and_damaged_files_are_refused(folder):
