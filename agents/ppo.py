@@ -722,8 +722,9 @@ class Trainer:
 
         games = games or self.args.eval_games
         games += games % 2
-        # threads=None: the evaluation keeps the trainer's own torch thread count.
-        player = PPOAgent(network=copy.deepcopy(self.net).cpu(), greedy=True, threads=None)
+        # The evaluation plays on the CPU with --threads torch threads, also when training on a GPU
+        # (torch's default there, every core, crowds a machine shared with other processes).
+        player = PPOAgent(network=copy.deepcopy(self.net).cpu(), greedy=True, threads=self.args.threads)
         results = {}
         for spec, agent in self.eval_agents:
             res = round_robin([player, agent], self.game, games_per_pair=games,

@@ -284,6 +284,18 @@ def test_short_training_beats_the_untrained_network(tmp_path):
     assert trained >= untrained + 0.4, (untrained, trained)
 
 
+def test_evaluation_plays_with_the_trainers_thread_count(tmp_path, monkeypatch):
+    trainer = Trainer(small_args(tmp_path, threads=2))
+    torch.set_num_threads(1)  # the process's count, changed after the trainer set its own
+    seen = []
+    forward = PolicyValueNet.forward
+    monkeypatch.setattr(PolicyValueNet, "forward",
+                        lambda self, x: seen.append(torch.get_num_threads()) or forward(self, x))
+    trainer.evaluate(games=2)
+    assert seen and set(seen) == {2}  # --threads, not whatever the process had
+    assert torch.get_num_threads() == 1  # and the process's count is back
+
+
 def test_per_player_advantages_when_the_opponent_decides_mid_turn():
     # YINSH (player 0 = White): White chooses a ring and moves it, making rows for both
     # players; White removes its row and a ring, then Black removes its own row and a ring
