@@ -26,7 +26,8 @@ Load one by name and options, or by the command-line spec form::
     agents.load("mcts", network="xodd9", simulations=200)
 
 :func:`pretrained_networks` lists the shipped networks with their training
-steps and strength tables (:mod:`agents.pretrained`).
+steps and strength tables, :func:`get_pretrained` describes one by name
+(:mod:`agents.pretrained`).
 
 Other modules add players with :func:`register`. A name may also be
 registered lazily as ``"module:attribute"`` (see :data:`LAZY`), imported on
@@ -49,7 +50,7 @@ from typing import Any, Callable
 from .base import Agent, infer_geometry
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
-from .pretrained import PretrainedNetwork, pretrained_networks
+from .pretrained import PretrainedNetwork, get_pretrained, pretrained_networks
 from .random_agent import RandomAgent
 
 AgentFactory = Callable[..., Agent]
@@ -182,6 +183,7 @@ __all__ = [
     "PretrainedNetwork",
     "RandomAgent",
     "available",
+    "get_pretrained",
     "infer_geometry",
     "load",
     "parse_spec",

@@ -179,6 +179,7 @@ def test_listing_needs_no_torch_and_loads_by_name(folder):
     (net,) = agents.pretrained_networks()
     assert (net.name, net.game, net.board_size, net.label) == ("tiny4", "xodd", 4, "xodd 4")
     assert net.global_step == 32 * 16 * 2 and net.strength == ()
+    assert agents.get_pretrained("tiny4") == net
     by_spec = agents.load("ppo:pretrained=tiny4")
     by_kw = agents.load("ppo", pretrained="tiny4", greedy=True)
     state = by_spec.game.new_state()
