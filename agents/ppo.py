@@ -256,15 +256,16 @@ def saved_args(metadata: dict[str, Any]) -> dict[str, Any]:
     return {**asdict(Args()), **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
 
 
-def _resume_conflicts(given: dict[str, Any], saved: dict[str, Any]) -> str | None:
+def _resume_conflicts(given: dict[str, Any], saved: dict[str, Any],
+                      mutable: tuple[str, ...] = MUTABLE_ON_RESUME) -> str | None:
     """A message naming the given arguments that differ from the saved ones and may not, or None."""
     diff = [f"{_flag(k)} {given[k]!r} (the run has {saved[k]!r})" for k in given
-            if k not in MUTABLE_ON_RESUME + RUN_CONTROL and k in saved and given[k] != saved[k]]
+            if k not in mutable + RUN_CONTROL and k in saved and given[k] != saved[k]]
     if not diff:
         return None
     return ("--resume: " + "; ".join(diff) + " cannot change in a resumed run: leave them out (the run's "
             "saved values are used) or start a new run. Flags that may change on resume: "
-            + ", ".join(_flag(n) for n in MUTABLE_ON_RESUME))
+            + ", ".join(_flag(n) for n in mutable))
 
 
 def parse_args(argv: list[str] | None = None) -> Args:

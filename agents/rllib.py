@@ -385,15 +385,42 @@ class LeagueCallback(RLlibCallback):
         self.snapshots_taken += 1
         weights = algorithm.learner_group.get_weights(module_ids=[MAIN])[MAIN]
         if slot not in self.mapping.snapshots:
-            m = self.mapping
-            self.mapping = LeagueMapping(m.agents, m.snapshots + (slot,), m.latest_prob)
-            algorithm.add_module(slot, self.spec, new_agent_to_module_mapping_fn=self.mapping)
+            self._add_slot(algorithm, slot)
         algorithm.learner_group.set_weights({slot: weights})
         for group in (algorithm.env_runner_group, algorithm.eval_env_runner_group):
             if group is not None:
                 group.sync_weights(from_worker_or_learner_group=algorithm.learner_group,
                                    policies=[slot], inference_only=True)
         return slot
+
+    def _add_slot(self, algorithm: Any, slot: str) -> None:
+        m = self.mapping
+        self.mapping = LeagueMapping(m.agents, m.snapshots + (slot,), m.latest_prob)
+        algorithm.add_module(slot, self.spec, new_agent_to_module_mapping_fn=self.mapping)
+
+    def get_state(self) -> dict[str, Any]:
+        """The league's bookkeeping (JSON): iterations seen, snapshots taken, the slots in use.
+        The slots' weights are modules of the algorithm, in its own checkpoint."""
+        return {"iterations": self.iterations, "snapshots_taken": self.snapshots_taken,
+                "snapshots": list(self.mapping.snapshots)}
+
+    def set_state(self, algorithm: Any, state: dict[str, Any]) -> None:
+        """Rebuild the league of :meth:`get_state` in a new ``algorithm``: add its slot modules
+        (before ``algorithm.restore_from_path`` fills their weights) and its counters."""
+        if self.mapping.snapshots:
+            raise ValueError("set_state rebuilds a league in a new algorithm: this one has snapshots already")
+        try:
+            iterations, taken = int(state["iterations"]), int(state["snapshots_taken"])
+            slots = [str(x) for x in state["snapshots"]]
+        except (KeyError, TypeError, ValueError) as err:
+            raise ValueError(f"not a league state (iterations, snapshots_taken, snapshots): {err!r}") from None
+        expected = [f"{SNAPSHOT_PREFIX}{i}" for i in range(min(taken, self.pool_size))]
+        if slots != expected or iterations < 0:
+            raise ValueError(f"league state with {taken} snapshots taken and a pool of {self.pool_size} "
+                             f"has slots {expected}, not {slots}")
+        for slot in slots:
+            self._add_slot(algorithm, slot)
+        self.iterations, self.snapshots_taken = iterations, taken
 
 
 # ================================================================ evaluation

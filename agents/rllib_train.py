@@ -2,6 +2,7 @@
 
     python -m agents.rllib_train --game yodd --board-size 6 --env-runners 2 --iterations 50
     python -m agents.rllib_train --address auto ...      # on a running Ray cluster (or RAY_ADDRESS)
+    python -m agents.rllib_train --run-dir runs/rllib --resume --iterations 100   # continue a run
 
 Without ``--address`` (and without ``RAY_ADDRESS``) it starts a local Ray
 with ``--num-cpus`` CPUs. Each env runner takes one CPU and plays
@@ -13,7 +14,11 @@ Writes to ``--run-dir``: ``metrics.csv`` (one row per iteration: losses,
 steps per second, win rates against the league and, every
 ``--eval-every`` iterations, against ``--eval-opponents``), TensorBoard logs,
 ``args.json`` and ``checkpoint/`` (RLlib's ``Algorithm.save_to_path``;
-``agents.load("rllib", path="<run-dir>/checkpoint")`` is its player).
+``agents.load("rllib", path="<run-dir>/checkpoint")`` is its player, and
+``league.json`` beside RLlib's files: the iteration, the steps and the
+league's slots, which ``--resume`` rebuilds before RLlib restores the weights
+and optimizer). A new run refuses a run directory that holds one unless
+``--resume`` or ``--overwrite`` is given.
 """
 
 from __future__ import annotations
@@ -58,11 +63,11 @@ class Args:
     """torch threads of the learner (this process)"""
     seed: int = 1
     """seed of RLlib (env runners, torch) and of the evaluation games (league draws follow the episode ids)"""
-    channels: int = 64
+    channels: int = 32
     """channels of the residual trunk"""
-    blocks: int = 4
+    blocks: int = 3
     """residual blocks"""
-    lr: float = 3e-4
+    lr: float = 1e-3
     """Adam learning rate"""
     gamma: float = 1.0
     """discount (1.0: the episodic zero-sum setting)"""
@@ -70,9 +75,9 @@ class Args:
     """GAE lambda"""
     train_batch_size: int = 4096
     """environment steps per iteration"""
-    minibatch_size: int = 1024
+    minibatch_size: int = 256
     """samples per gradient step"""
-    num_epochs: int = 4
+    num_epochs: int = 2
     """passes over each batch"""
     clip_coef: float = 0.2
     """PPO clip range"""
@@ -102,25 +107,77 @@ class Args:
     """directory of logs and the checkpoint"""
     tensorboard: bool = True
     """also write TensorBoard logs (needs the tensorboard package)"""
+    resume: bool = False
+    """continue the run in --run-dir from its checkpoint, to --iterations iterations in all"""
+    overwrite: bool = False
+    """start a new run in a --run-dir that holds one (deletes its checkpoint/, args.json, metrics.csv and tb/)"""
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """An argparse parser generated from :class:`Args` and its field docstrings."""
-    from .ppo import _field_docs
+MUTABLE_ON_RESUME = ("iterations", "env_runners", "envs_per_env_runner", "address", "num_cpus", "threads",
+                     "eval_every", "eval_games", "eval_opponents", "eval_env_runners", "checkpoint_every",
+                     "tensorboard")
+"""Arguments a resumed run may change; every other saved argument must stay as it was."""
+LEAGUE_FILE = "league.json"
+"""Beside RLlib's files in ``<run-dir>/checkpoint``: the iteration, the steps and the league's bookkeeping."""
+RUN_FILES = ("checkpoint", "args.json", "metrics.csv", "metrics.csv.tmp", "tb")
+"""What a run writes in its directory (and ``--overwrite`` deletes)."""
+
+
+def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
+    """An argparse parser generated from :class:`Args` and its field docstrings
+    (``suppress_defaults``: flags not given are left out of the namespace)."""
+    from .ppo import _field_docs, _field_kind, _flag
 
     parser = argparse.ArgumentParser(
         prog="python -m agents.rllib_train", description="Self-play PPO on Ray RLlib.",
+        epilog="resuming: --run-dir R --resume continues the run in R with the arguments saved in R/args.json "
+               "(RLlib's checkpoint and the league: not bit for bit). Flags given again must agree with the "
+               "saved ones, except these: " + ", ".join(_flag(n) for n in MUTABLE_ON_RESUME) + ".",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     docs = _field_docs(Args)
     for f in fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        if f.type in ("bool", bool):
-            parser.add_argument(flag, default=f.default, action=argparse.BooleanOptionalAction, help=docs.get(f.name))
+        default = argparse.SUPPRESS if suppress_defaults else f.default
+        kind = _field_kind(f)
+        if kind is bool:
+            parser.add_argument(_flag(f.name), default=default, action=argparse.BooleanOptionalAction,
+                                help=docs.get(f.name))
         else:
-            kind = {"int": int, "float": float, "str": str}[f.type if isinstance(f.type, str) else f.type.__name__]
-            parser.add_argument(flag, type=kind, default=f.default, help=docs.get(f.name))
+            parser.add_argument(_flag(f.name), type=kind, default=default, help=docs.get(f.name))
     return parser
+
+
+def saved_run_args(run_dir: str | Path) -> dict[str, Any]:
+    """The arguments of the run in ``run_dir`` (its ``args.json``), completed with today's defaults
+    for arguments added since. Raises FileNotFoundError / ValueError."""
+    path = Path(run_dir) / "args.json"
+    if not (Path(run_dir) / "checkpoint" / LEAGUE_FILE).is_file():
+        raise FileNotFoundError(f"--resume: no checkpoint in {Path(run_dir) / 'checkpoint'} "
+                                "(start a new run without --resume)")
+    try:
+        saved = json.loads(path.read_text())
+        if not isinstance(saved, dict):
+            raise ValueError("not a JSON object")
+    except (OSError, ValueError) as err:
+        raise ValueError(f"--resume: {path} is missing or corrupt ({err})") from None
+    return {**asdict(Args()), **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Parse the command line into :class:`Args`; with ``--resume`` the run's saved arguments fill
+    in every flag not given, and a given flag that differs from the saved one raises ValueError
+    unless it is in :data:`MUTABLE_ON_RESUME`."""
+    from .ppo import _resume_conflicts
+
+    full = vars(build_parser().parse_args(argv))
+    if not full["resume"] or full["overwrite"]:
+        return Args(**full)  # (--resume with --overwrite is refused by check_args)
+    given = vars(build_parser(suppress_defaults=True).parse_args(argv))
+    saved = saved_run_args(full["run_dir"])
+    conflict = _resume_conflicts(given, saved, MUTABLE_ON_RESUME)
+    if conflict:
+        raise ValueError(conflict)
+    return Args(**{**saved, **given, "run_dir": full["run_dir"], "resume": True, "overwrite": False})
 
 
 def check_args(args: Args) -> None:
@@ -141,6 +198,8 @@ def check_args(args: Args) -> None:
         raise ValueError(f"--minibatch-size {args.minibatch_size} exceeds --train-batch-size {args.train_batch_size}")
     if not 0.0 <= args.latest_prob <= 1.0:
         raise ValueError(f"--latest-prob must be in [0, 1], got {args.latest_prob}")
+    if args.resume and args.overwrite:
+        raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
     import agents
 
     for spec in _opponents(args):
@@ -246,21 +305,82 @@ def iteration_metrics(result: dict) -> dict[str, float]:
     return out
 
 
+def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
+    """Check ``--run-dir`` for ``args``: with ``--resume`` return the checkpoint's record (iteration,
+    steps, league), else None, after ``--overwrite`` cleared an old run (unless ``clear`` is False).
+    Raises ValueError / FileNotFoundError saying what is wrong before anything is written."""
+    run_dir = Path(args.run_dir)
+    ckpt = run_dir / "checkpoint"
+    if run_dir.exists() and not run_dir.is_dir():
+        raise ValueError(f"--run-dir {run_dir} is a file, not a directory")
+    if args.resume:
+        from .ppo import _resume_conflicts
+
+        conflict = _resume_conflicts(asdict(args), saved_run_args(run_dir), MUTABLE_ON_RESUME)
+        if conflict:
+            raise ValueError(conflict)
+        try:
+            record = json.loads((ckpt / LEAGUE_FILE).read_text())
+            int(record["iteration"]), int(record["env_steps"]), dict(record["league"])
+        except (ValueError, KeyError, TypeError) as err:
+            raise ValueError(f"--resume: {ckpt / LEAGUE_FILE} is corrupt ({err!r}); start a new run "
+                             "(--overwrite)") from None
+        return record
+    if ckpt.exists() or (run_dir / "args.json").exists():
+        if not args.overwrite:
+            raise ValueError(f"{run_dir} already holds a run: add --resume to continue it, or --overwrite to "
+                             f"start a new one there (deletes its {', '.join(RUN_FILES[:3])} and tb/), or "
+                             "choose another --run-dir")
+        if not clear:
+            return None
+        import shutil
+
+        for name in RUN_FILES:
+            path = run_dir / name
+            if path.is_dir():
+                shutil.rmtree(path)
+            elif path.exists():
+                path.unlink()
+    return None
+
+
+def _save(algo: Any, league: Any, ckpt: Path, iteration: int, steps: int) -> None:
+    """RLlib's checkpoint, then the league file that makes it resumable (written last, atomically)."""
+    algo.save_to_path(str(ckpt.resolve()))
+    tmp = ckpt / (LEAGUE_FILE + ".tmp")
+    tmp.write_text(json.dumps({"iteration": iteration, "env_steps": steps, "league": league.get_state()}))
+    os.replace(tmp, ckpt / LEAGUE_FILE)
+
+
 def train(args: Args) -> dict[str, float]:
-    """Run ``args.iterations`` iterations (Ray must be initialised); returns the last row of metrics."""
+    """Run to ``args.iterations`` iterations (Ray must be initialised), from the run's checkpoint with
+    ``args.resume``; returns the last row of metrics (empty when a resumed run had nothing left)."""
+    from . import rllib
     from .ppo import RunLog
 
     check_args(args)
+    record = prepare_run_dir(args)
     torch.set_num_threads(args.threads)
     run_dir = Path(args.run_dir)
+    ckpt = run_dir / "checkpoint"
     run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
-    log = RunLog(run_dir, args.tensorboard)
     algo = build_config(args).build_algo()
-    steps = 0
+    league = next(cb for cb in algo.callbacks if isinstance(cb, rllib.LeagueCallback))
+    start, steps = 0, 0
     row: dict[str, float] = {}
     try:
-        for it in range(1, args.iterations + 1):
+        if record is not None:
+            league.set_state(algo, record["league"])  # the snapshot modules, before their weights load
+            algo.restore_from_path(str(ckpt.resolve()))
+            start, steps = int(record["iteration"]), int(record["env_steps"])
+            if algo.iteration != start:
+                raise ValueError(f"{ckpt}: RLlib's checkpoint is at iteration {algo.iteration}, its "
+                                 f"{LEAGUE_FILE} at {start} (a run stopped while saving); start a new run")
+            print(f"resuming {run_dir} at iteration {start} ({steps:,} steps, league of "
+                  f"{len(league.mapping.snapshots)})", flush=True)
+        (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
+        log = RunLog(run_dir, args.tensorboard, resume_step=None if record is None else steps)
+        for it in range(start + 1, args.iterations + 1):
             result = algo.train()
             row = iteration_metrics(result)
             if it == args.iterations and not (args.eval_every and it % args.eval_every == 0):
@@ -272,12 +392,13 @@ def train(args: Args) -> dict[str, float]:
             steps = done
             log.log(steps, row)
             if it % args.checkpoint_every == 0 or it == args.iterations:
-                algo.save_to_path(str((run_dir / "checkpoint").resolve()))
+                _save(algo, league, ckpt, it, steps)
             shown = {k: row[k] for k in ("steps_per_second", "policy_loss", "value_loss", "entropy",
                                          "win_rate_vs_league") if k in row and not math.isnan(row[k])}
             shown.update({k: v for k, v in row.items() if k.startswith("win_rate/")})
             print(f"iteration {it}: {steps} steps " + " ".join(f"{k}={v:.3g}" for k, v in shown.items()),
                   flush=True)
+        log.close()
     finally:
         algo.stop()
     return row
@@ -285,10 +406,11 @@ def train(args: Args) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> None:
     """Command-line entry point (exit status 2 on bad options)."""
-    args = Args(**vars(build_parser().parse_args(argv)))
     try:
+        args = parse_args(argv)
         check_args(args)
-    except ValueError as err:
+        prepare_run_dir(args, clear=False)  # before Ray starts (train clears an --overwrite run's files)
+    except (ValueError, FileNotFoundError) as err:
         print(f"python -m agents.rllib_train: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
     init_ray(args)

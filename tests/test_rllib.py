@@ -20,7 +20,7 @@ import agents  # noqa: E402
 from agents import rllib  # noqa: E402
 from agents.arena import play_game  # noqa: E402
 from agents.network import NetConfig, PolicyValueNet  # noqa: E402
-from agents.rllib_train import Args, build_config, main, train  # noqa: E402
+from agents.rllib_train import Args, build_config, main, parse_args, train  # noqa: E402
 from odd_env import xodd_v0, yodd_v0  # noqa: E402
 from odd_env.game import make as make_game  # noqa: E402
 
@@ -223,6 +223,39 @@ def test_command_line_rejects_bad_options_with_status_2(capsys):
     assert "error" in capsys.readouterr().err
 
 
+def test_run_directories_are_resumed_or_refused_before_ray_starts(tmp_path, capsys):
+    import json
+    from dataclasses import asdict
+
+    run = tmp_path / "run"
+
+    def refused(argv, message):
+        with pytest.raises(SystemExit) as exc:
+            main(["--run-dir", str(run), *argv])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert message in err, err
+
+    refused(["--resume"], "--resume: no checkpoint in")
+    refused(["--resume", "--overwrite"], "not both")
+    (run / "checkpoint").mkdir(parents=True)
+    saved = asdict(tiny_args(tmp_path))
+    (run / "args.json").write_text(json.dumps(saved))
+    refused([], "already holds a run: add --resume to continue it, or --overwrite")
+    (run / "checkpoint" / "league.json").write_text("{not json")
+    refused(["--resume"], "league.json is corrupt")
+    (run / "checkpoint" / "league.json").write_text(json.dumps(
+        {"iteration": 2, "env_steps": 512, "league": {"iterations": 2, "snapshots_taken": 2, "snapshots": ["snapshot_0"]}}))
+    refused(["--resume", "--channels", "16"], "--channels 16 (the run has 8) cannot change in a resumed run")
+    assert not ray.is_initialized()
+    # The saved arguments fill in what is not given; the mutable ones may change.
+    args = parse_args(["--run-dir", str(run), "--resume", "--iterations", "5", "--eval-games", "2"])
+    assert (args.iterations, args.eval_games, args.channels, args.board_size, args.resume) == (5, 2, 8, 4, True)
+    league = rllib.LeagueCallback(None, ("black_0", "white_0"), pool_size=1)
+    with pytest.raises(ValueError, match=r"has slots \['snapshot_0'\], not \['snapshot_3'\]"):
+        league.set_state(None, {"iterations": 2, "snapshots_taken": 2, "snapshots": ["snapshot_3"]})
+
+
 # ---------------------------------------------------------- training on Ray
 def tiny_args(tmp_path, **kw):
     base = dict(game="xodd", board_size=4, iterations=2, env_runners=2, channels=8, blocks=1,
@@ -268,6 +301,50 @@ def test_two_iterations_on_local_ray_give_a_checkpoint_that_plays(tmp_path, loca
     while not done:
         obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert reward in (-1.0, 0.0, 1.0)
+
+
+def test_a_resumed_run_rebuilds_the_league_and_continues(tmp_path, local_ray):
+    import json
+
+    from agents.rllib_train import _save
+
+    args = tiny_args(tmp_path, env_runners=0, eval_every=0, pool_size=2)
+    algo = build_config(args).build_algo()
+    league = next(cb for cb in algo.callbacks if isinstance(cb, rllib.LeagueCallback))
+    try:
+        for _ in range(3):
+            algo.train()
+        ckpt = tmp_path / "run" / "checkpoint"
+        _save(algo, league, ckpt, 3, 768)
+        before = algo.learner_group.get_weights()
+    finally:
+        algo.stop()
+    assert league.get_state() == {"iterations": 3, "snapshots_taken": 3, "snapshots": ["snapshot_0", "snapshot_1"]}
+    # A new algorithm, the league's slots first, then RLlib's restore: every module's weights come back.
+    algo = build_config(args).build_algo()
+    league = next(cb for cb in algo.callbacks if isinstance(cb, rllib.LeagueCallback))
+    try:
+        league.set_state(algo, json.loads((ckpt / "league.json").read_text())["league"])
+        algo.restore_from_path(str(ckpt))
+        after = algo.learner_group.get_weights()
+        assert algo.iteration == 3 and league.snapshots_taken == 3
+    finally:
+        algo.stop()
+    assert set(after) == set(before) == {"main", "snapshot_0", "snapshot_1"}
+    for module in before:
+        for name, w in before[module].items():
+            np.testing.assert_array_equal(np.asarray(after[module][name]), np.asarray(w))
+    first = next(iter(before["main"]))  # snapshot_0 holds main (iteration 3), snapshot_1 iteration 2's
+    np.testing.assert_array_equal(np.asarray(before["snapshot_0"][first]), np.asarray(before["main"][first]))
+    assert not np.array_equal(np.asarray(before["snapshot_1"][first]), np.asarray(before["main"][first]))
+    # The command's way: three iterations, then --resume to four.
+    run_args = tiny_args(tmp_path, run_dir=str(tmp_path / "cli"), iterations=3, eval_every=0, checkpoint_every=1)
+    train(run_args)
+    row = train(parse_args(["--run-dir", run_args.run_dir, "--resume", "--iterations", "4"]))
+    assert row["iteration"] == 4 and row["league_size"] == 1
+    assert json.loads((tmp_path / "cli" / "checkpoint" / "league.json").read_text())["iteration"] == 4
+    assert (tmp_path / "cli" / "metrics.csv").read_text().count("\n") == 5  # header + 4 iterations
+    assert train(parse_args(["--run-dir", run_args.run_dir, "--resume", "--iterations", "4"])) == {}
 
 
 def test_one_iteration_on_a_two_node_cluster_places_env_runners_on_both(tmp_path):
