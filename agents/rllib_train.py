@@ -151,9 +151,13 @@ def saved_run_args(run_dir: str | Path) -> dict[str, Any]:
     """The arguments of the run in ``run_dir`` (its ``args.json``), completed with today's defaults
     for arguments added since. Raises FileNotFoundError / ValueError."""
     path = Path(run_dir) / "args.json"
-    if not (Path(run_dir) / "checkpoint" / LEAGUE_FILE).is_file():
-        raise FileNotFoundError(f"--resume: no checkpoint in {Path(run_dir) / 'checkpoint'} "
-                                "(start a new run without --resume)")
+    ckpt = Path(run_dir) / "checkpoint"
+    if not (ckpt / LEAGUE_FILE).is_file():
+        if ckpt.is_dir() and any(ckpt.iterdir()):
+            raise FileNotFoundError(f"--resume: {ckpt} has no {LEAGUE_FILE} (written by runs since --resume "
+                                    "exists): its player loads with agents.load('rllib', path=...), but the "
+                                    "run cannot be continued; start a new one")
+        raise FileNotFoundError(f"--resume: no checkpoint in {ckpt} (start a new run without --resume)")
     try:
         saved = json.loads(path.read_text())
         if not isinstance(saved, dict):

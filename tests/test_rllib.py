@@ -242,6 +242,8 @@ def test_run_directories_are_resumed_or_refused_before_ray_starts(tmp_path, caps
     saved = asdict(tiny_args(tmp_path))
     (run / "args.json").write_text(json.dumps(saved))
     refused([], "already holds a run: add --resume to continue it, or --overwrite")
+    (run / "checkpoint" / "rllib_checkpoint.json").write_text("{}")  # RLlib's files without the league's
+    refused(["--resume"], "has no league.json")
     (run / "checkpoint" / "league.json").write_text("{not json")
     refused(["--resume"], "league.json is corrupt")
     (run / "checkpoint" / "league.json").write_text(json.dumps(
