@@ -87,6 +87,8 @@ _BOARD_MARGIN = 0.52  # from the outermost points to the edge of the board
 _LABEL_STEP = 1.0  # from a line's end point to its label, along the line
 _LABEL_GAP = 0.62  # the least distance between two labels' centres
 _PANEL_GAP, _PANEL_WIDTH = 0.5, 3.9
+_PANEL_HEIGHT = 8.4  # the panel's lowest text (the blitz line under the pool), in panel units
+_FONT_SCALE, _MIN_FONT_PX = 0.36, 10.0  # text size: this share of a point spacing, at least this many pixels
 _CELL_PX = (4, 128)  # allowed cell_px, as for the Xodd/Yodd pictures
 _DECISION_TEXT = {
     "place": "place a ring", "move": "choose a ring to move", "destination": "move the chosen ring",
@@ -286,6 +288,9 @@ class YinshLayout:
     """Size of the point names and the status text."""
     panel_x: float
     """Left edge of the panel beside the board (removed rings, pool, who decides)."""
+    panel_px: float
+    """The panel's unit: ``cell_px``, or more on small pictures, where the smallest text
+    (``font_px``) would not fit beside rings of ``cell_px`` (the panel then grows with its text)."""
     _origin: tuple[float, float] = field(repr=False)
 
     def at(self, ux: float, uy: float) -> tuple[float, float]:
@@ -331,12 +336,13 @@ def _layout(cell_px: float) -> YinshLayout:
     xs += [x - 0.35 for _, x, _ in labels] + [x + 0.35 for _, x, _ in labels]
     ys += [y - 0.35 for _, _, y in labels] + [y + 0.35 for _, _, y in labels]
     pad = 0.2
-    font_px = max(10.0, 0.36 * cell_px)
+    font_px = max(_MIN_FONT_PX, _FONT_SCALE * cell_px)
+    panel_px = font_px / _FONT_SCALE
     ox, oy = (pad - min(xs)) * cell_px, (pad - min(ys)) * cell_px
     panel_x = (max(xs) - min(xs) + pad + _PANEL_GAP) * cell_px
-    width = math.ceil(panel_x + (_PANEL_WIDTH + pad) * cell_px)
-    height = math.ceil((max(ys) - min(ys) + 2 * pad) * cell_px)
-    return YinshLayout(float(cell_px), width, height, font_px, panel_x, (ox, oy))
+    width = math.ceil(panel_x + (_PANEL_WIDTH + pad) * panel_px)
+    height = math.ceil(max((max(ys) - min(ys) + 2 * pad) * cell_px, (_PANEL_HEIGHT + 2 * pad) * panel_px))
+    return YinshLayout(float(cell_px), width, height, font_px, panel_x, panel_px, (ox, oy))
 
 
 # ===================================================================== scene
@@ -471,7 +477,7 @@ def _scene(
 
 def _panel(state: YinshState, lay: YinshLayout) -> list[_Shape]:
     """Beside the board: each player's removed rings (the one who decides framed), then the pool."""
-    px, fs = lay.cell_px, lay.font_px
+    px, fs = lay.panel_px, lay.font_px
     x0 = lay.panel_x
     y = 0.3 * px
     shapes: list[_Shape] = []

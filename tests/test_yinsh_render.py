@@ -280,6 +280,34 @@ def test_repr_svg_of_state_env_and_record():
     assert e._repr_svg_() == to_svg(s)
 
 
+@pytest.mark.parametrize("px", [4, 12, 20, 27, 36])
+def test_the_panel_text_stays_clear_of_its_rings_and_inside_the_picture(px):
+    """Text has a smallest size (10 px); on small pictures the panel grows with it."""
+    ns = "{http://www.w3.org/2000/svg}"
+    lay = yinsh_layout(px)
+    assert lay.panel_px == max(px, lay.font_px / 0.36)
+    for s in POSITIONS:
+        root = ET.fromstring(to_svg(s, cell_px=px))
+        width, height = float(root.get("width")), float(root.get("height"))
+        boxes = []  # (x0, y0, x1, y1, what) of the panel's text and ring slots
+        for t in root.iter(ns + "text"):
+            x, y, size = float(t.get("x")), float(t.get("y")), float(t.get("font-size"))
+            if x < lay.panel_x or t.get("class") in ("status", "legend"):
+                continue
+            boxes.append((x, y - 0.5 * size, x + 0.55 * size * len(t.text), y + 0.5 * size, t.text))
+        texts = len(boxes)
+        for c in root.iter(ns + "circle"):
+            x, y, r = float(c.get("cx")), float(c.get("cy")), float(c.get("r"))
+            if x >= lay.panel_x and c.get("class") != "pool":
+                boxes.append((x - r, y - r, x + r, y + r, c.get("class")))
+        assert texts and len(boxes) > texts
+        for i, (x0, y0, x1, y1, what) in enumerate(boxes):
+            assert 0 <= x0 and x1 <= width and 0 <= y0 and y1 <= lay.board_height <= height, (px, what)
+            for a0, b0, a1, b1, other in boxes[:min(i, texts)]:  # text against text and rings
+                overlap = min(x1, a1) - max(x0, a0) > 0.5 and min(y1, b1) - max(y0, b0) > 0.5
+                assert not overlap, (px, s.decision_name, what, other)
+
+
 # ----------------------------------------------------------------------- RGB
 @pytest.mark.parametrize("s", POSITIONS[1:], ids=IDS[1:])
 def test_rgb_has_rings_and_markers_of_the_right_colour_at_their_points(s):
