@@ -15,7 +15,9 @@ curvature of the likelihood. Results go to ``--out`` (default
 :mod:`odd_env.records` under ``records/``. Each game is also appended to
 ``journal.jsonl`` as it ends: ``--resume`` with the same arguments continues a
 round robin that was stopped, playing only the games its journal lacks
-(with a larger ``--games``, it extends one that ended).
+(with a larger ``--games``, it extends one that ended), and ``--report DIR``
+prints the table of the games a journal holds, while its round robin is
+still being played or after (:meth:`ArenaResult.from_journal`).
 
 Each game is seeded from ``--seed``, the pair and the game's index, and every
 agent is reset with its own seed before each game, so results do not depend on
@@ -280,6 +282,8 @@ class ArenaResult:
     resumed: int = 0
     """Games taken from a journal (``round_robin(..., resume=True)``) rather than played by this run;
     ``elapsed`` counts only the games played."""
+    source: str = ""
+    """The journal the games were read from (:meth:`from_journal`), for the table's caption."""
 
     def __post_init__(self) -> None:
         k = len(self.labels)
@@ -335,14 +339,39 @@ class ArenaResult:
         fmt = lambda r: "| " + " | ".join(x.ljust(wd) for x, wd in zip(r, widths)) + " |"  # noqa: E731
         lines = [fmt(head), "|" + "|".join("-" * (wd + 2) for wd in widths) + "|"]
         lines += [fmt(r) for r in rows]
+        count = (f"{len(self.games)} games read from {self.source}" if self.source else
+                 f"{self.games_per_pair} games per pair ({self.games_per_pair // 2} with each colour), "
+                 f"{len(self.games)} games")
         caption = (
-            f"{make_game(self.game, self.size, self.variant).label}: {self.games_per_pair} games per pair "
-            f"({self.games_per_pair // 2} with each colour), {len(self.games)} games, seed {self.seed}"
+            f"{make_game(self.game, self.size, self.variant).label}: {count}, seed {self.seed}"
             f"{f', {self.opening} random opening actions' if self.opening else ''}; "
             f"win rates of the row agent, Wilson 95% intervals; Elo by Bradley-Terry, "
             f"{self.labels[self.anchor]} = 0"
         )
         return caption + "\n\n" + "\n".join(lines)
+
+    @classmethod
+    def from_journal(cls, path: str | os.PathLike) -> "ArenaResult":
+        """The games of the journal at ``path`` (a round robin's ``journal.jsonl``), scored.
+
+        Works on the journal of a finished round robin and on one still being
+        played or stopped part way (its games so far; a last line cut short is
+        left out). No agent is loaded and nothing is played. ``games_per_pair``
+        is the most games any pair has in the journal; ``elapsed`` is 0 and
+        ``resumed`` counts every game.
+        """
+        path = Path(path)
+        header = _read_header(path)
+        labels = list(header["agents"])
+        _, others = read_journal(path, header, [])
+        games = [_game_from_json(d) for d in others]
+        pairs: dict[frozenset, int] = {}
+        for r in games:
+            key = frozenset(r.players)
+            pairs[key] = pairs.get(key, 0) + 1
+        return cls(game=header["game"], size=header["size"], labels=labels, variant=header.get("variant", ""),
+                   games_per_pair=max(pairs.values(), default=0), seed=header["seed"], games=games,
+                   opening=header.get("opening", 0), resumed=len(games), source=str(path))
 
     def to_dict(self) -> dict[str, Any]:
         """Everything as plain JSON-ready data."""
@@ -583,6 +612,36 @@ class JournalError(ValueError):
     """A journal that cannot be resumed: another tournament's, or damaged."""
 
 
+def _parse_header(path: Path, line: str,
+                  hint: str = "give another --out, or delete it to start again") -> dict[str, Any]:
+    try:
+        found = json.loads(line)
+    except json.JSONDecodeError:
+        found = None
+    if not isinstance(found, dict) or found.get("arena_journal") != JOURNAL_FORMAT:
+        raise JournalError(f"{path} is not an arena journal of format {JOURNAL_FORMAT} (its first line is "
+                           f"{line[:80]!r}): {hint}")
+    if "networks" not in found:  # a journal from before checksums: agents without a network only
+        found = {**found, "networks": [None] * len(found.get("agents") or ())}
+    return found
+
+
+def _read_header(path: Path) -> dict[str, Any]:
+    """The header line of the journal at ``path``, checked (:class:`JournalError` if it is none)."""
+    try:
+        with path.open() as f:
+            first = f.readline()
+    except OSError as exc:
+        raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from exc
+    if not first.strip():
+        raise JournalError(f"{path} is empty: not an arena journal")
+    header = _parse_header(path, first.rstrip("\n"), hint="give the journal.jsonl of an arena run")
+    missing = [k for k in ("game", "size", "agents", "seed") if k not in header]
+    if missing:
+        raise JournalError(f"{path}: the journal's header lacks {', '.join(missing)}")
+    return header
+
+
 def read_journal(path: str | os.PathLike, header: dict[str, Any],
                  tasks: list[tuple[int, int, int, int]]) -> tuple[dict[int, GameResult], list[dict[str, Any]]]:
     """The games of the journal at ``path``: ``(in_schedule, others)``.
@@ -602,15 +661,7 @@ def read_journal(path: str | os.PathLike, header: dict[str, Any],
     lines = path.read_text().splitlines()
     if not lines:
         return {}, []
-    try:
-        found = json.loads(lines[0])
-    except json.JSONDecodeError:
-        found = None
-    if not isinstance(found, dict) or found.get("arena_journal") != JOURNAL_FORMAT:
-        raise JournalError(f"{path} is not an arena journal of format {JOURNAL_FORMAT} (its first line is "
-                           f"{lines[0][:80]!r}): give another --out, or delete it to start again")
-    if "networks" not in found:  # a journal from before checksums: agents without a network only
-        found = {**found, "networks": [None] * len(found.get("agents") or ())}
+    found = _parse_header(path, lines[0])
     diff = [f"{k} {found.get(k)!r} (now {v!r})" for k, v in header.items() if found.get(k) != v and k != "networks"]
     if not diff and found["networks"] != header["networks"]:
         changed = [f"{label} (sha256 {str(old)[:12]} in the journal, {str(new)[:12]} now)"
@@ -668,8 +719,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--board-size", type=int, default=7,
                    help="Xodd side n or Yodd base n (default 7; YINSH has one board and ignores it)")
     p.add_argument("--variant", default="", help="the game's variant: YINSH blitz (default: the standard game)")
-    p.add_argument("--agents", nargs="+", required=True, metavar="SPEC",
-                   help="agent specs: name[:key=value,...], e.g. random greedy mcts:simulations=200")
+    p.add_argument("--agents", nargs="+", metavar="SPEC",
+                   help="agent specs: name[:key=value,...], e.g. random greedy mcts:simulations=200 "
+                        "(required unless --report)")
     p.add_argument("--games", type=int, default=100,
                    help="games per pair, even: half with each colour (default 100)")
     p.add_argument("--seed", type=int, default=0, help="base seed of every game (default 0)")
@@ -685,7 +737,36 @@ def build_parser() -> argparse.ArgumentParser:
                         "must be the same (--games may grow, to extend a measurement)")
     p.add_argument("--no-records", action="store_true", help="do not write a record per game")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--report", metavar="JOURNAL", default=None,
+                   help="play nothing: print the table of the games in JOURNAL (a journal.jsonl, or the --out "
+                        "directory that holds one), of a finished round robin or of one still running")
     return p
+
+
+def _report(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    given = [f"--{name.replace('_', '-')}" for name in ("agents", "game", "board_size", "variant", "games",
+                                                          "seed", "opening", "workers", "out", "resume",
+                                                          "no_records")
+             if getattr(args, name) != parser.get_default(name)]
+    if given:
+        parser.error(f"--report reads everything from the journal and plays nothing: drop {' '.join(given)}")
+    path = Path(args.report)
+    if path.is_dir():
+        path = path / "journal.jsonl"
+    if not path.exists():
+        parser.error(f"--report {args.report}: no such journal (give a journal.jsonl or the --out directory "
+                     "of an arena run)")
+    try:
+        result = ArenaResult.from_journal(path)
+    except JournalError as exc:
+        parser.error(f"--report: {exc}")
+    if not result.games:
+        print(f"{path} holds no finished game yet ({result.game} {result.size}, agents: {' '.join(result.labels)})")
+        return 0
+    print(result.table())
+    n = len(result.games)
+    print(f"\n{n} game{'s' if n != 1 else ''} in the journal")
+    return 0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -698,6 +779,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.report is not None:
+        return _report(parser, args)
+    if not args.agents:
+        parser.error("the following arguments are required: --agents")
     try:
         g = make_game(args.game, None if args.game == "yinsh" else args.board_size, args.variant)
         if len(args.agents) < 2:

@@ -634,6 +634,48 @@ def test_arena_command_line_resume(tmp_path, capsys):
     assert "belongs to another round robin: seed 0 (now 9)" in err
 
 
+def test_a_journal_is_reported_so_far_and_when_finished(tmp_path, capsys):
+    from agents.arena import ArenaResult
+
+    specs = ["random", "greedy", "mcts:simulations=4"]
+    journal = tmp_path / "journal.jsonl"
+    full = round_robin(specs, "xodd", 4, games_per_pair=4, seed=3, opening=1, progress=False, journal=journal)
+    # Finished: the same scores as the round robin that wrote it, nothing played.
+    read = ArenaResult.from_journal(journal)
+    assert read.labels == specs and (read.wins == full.wins).all() and read.opening == 1
+    assert np.allclose(read.elo, full.elo) and np.allclose(read.ms_per_move, full.ms_per_move)
+    assert read.games_per_pair == 4 and read.resumed == 12 and read.elapsed == 0
+    # Part way, with the last line cut short by a kill: the complete games only.
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[:6]) + "\n" + lines[6][:40])
+    part = ArenaResult.from_journal(journal)
+    assert len(part.games) == 5 and part.wins.sum() == 5
+    expected = np.zeros((3, 3))
+    for r in full.games[:5]:  # the journal's order is the order games finished: here the schedule's
+        if r.winner is not None:
+            expected[specs.index(r.players[r.winner]), specs.index(r.players[1 - r.winner])] += 1
+    assert (part.wins == expected).all()
+    # From the command line: the table of the journal (a file or its --out directory).
+    assert arena_main(["--report", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert f"5 games read from {journal}" in out and "1 random opening action" in out
+    assert out.rstrip().endswith("5 games in the journal")
+    journal.write_text(lines[0] + "\n")
+    assert arena_main(["--report", str(journal)]) == 0
+    assert "holds no finished game yet" in capsys.readouterr().out
+    # What --report cannot do.
+    assert "drop --agents --games" in arena_fails(["--report", str(journal), "--agents", "random", "greedy",
+                                                   "--games", "4"], capsys)
+    assert "no such journal" in arena_fails(["--report", str(tmp_path / "nope")], capsys)
+    journal.write_text("results\n")
+    assert "is not an arena journal" in arena_fails(["--report", str(journal)], capsys)
+    journal.write_text("")
+    assert "is empty" in arena_fails(["--report", str(journal)], capsys)
+    journal.write_text("\n".join([lines[0], "{not json", lines[2]]) + "\n")
+    assert "line 2 is not a game of this journal" in arena_fails(["--report", str(journal)], capsys)
+    assert "required: --agents" in arena_fails(["--games", "4"], capsys)
+
+
 def test_arena_command_line(tmp_path, capsys):
     rc = arena_main(["--game", "xodd", "--board-size", "4", "--agents", "random", "greedy",
                      "--games", "4", "--out", str(tmp_path), "--no-progress"])
