@@ -36,3 +36,24 @@ def test_rules_references_point_to_existing_pages_and_sections():
             assert not missing, f"{path.relative_to(ROOT)} cites {m.group(0)!r}: no section {sorted(missing)}"
             checked += 1
     assert checked > 20  # the code cites the rules pages throughout
+
+
+JOURNAL_ROW = re.compile(r"^\|.*\(benchmarks/journals/([\w.-]+\.jsonl)\).*\|$", re.M)
+
+
+def test_readme_rows_from_a_journal_show_its_games_and_score():
+    """A README row that links a journal in benchmarks/journals/ shows that journal's count, score and ms/move."""
+    from agents.arena import ArenaResult
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = JOURNAL_ROW.findall(readme)
+    kept = sorted(p.name for p in (ROOT / "benchmarks" / "journals").glob("*.jsonl"))
+    assert rows and sorted(set(rows)) == kept, f"README links {sorted(set(rows))}, the folder holds {kept}"
+    for m in JOURNAL_ROW.finditer(readme):
+        row, name = m.group(0), m.group(1)
+        result = ArenaResult.from_journal(ROOT / "benchmarks" / "journals" / name)
+        wr, lo, hi, n = result.win_rate(0, 1)
+        cells = [c.strip().strip("*") for c in row.strip("|").split("|")]
+        assert f"{n} so far" in cells or str(n) in cells, f"{name}: {n} games, the README row says {row}"
+        assert f"{wr:.1%} [{100 * lo:.1f}, {100 * hi:.1f}]" in cells, f"{name}: {wr:.1%} [{lo:.3f}, {hi:.3f}], the README row says {row}"
+        assert f"{result.ms_per_move[0]:.0f}" in cells, f"{name}: {result.ms_per_move[0]:.0f} ms per move, the README row says {row}"
