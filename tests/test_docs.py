@@ -1,9 +1,11 @@
-"""Every rules reference in the repository points to a page and a section that exist in it."""
+"""The documentation agrees with the repository: rules references point to pages and sections that exist,
+and the README's measured tables are the ones their data (journals, the pretrained index) give."""
 
 from __future__ import annotations
 
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -57,3 +59,16 @@ def test_readme_rows_from_a_journal_show_its_games_and_score():
         assert f"{n} so far" in cells or str(n) in cells, f"{name}: {n} games, the README row says {row}"
         assert f"{wr:.1%} [{100 * lo:.1f}, {100 * hi:.1f}]" in cells, f"{name}: {wr:.1%} [{lo:.3f}, {hi:.3f}], the README row says {row}"
         assert f"{result.ms_per_move[0]:.0f}" in cells, f"{name}: {result.ms_per_move[0]:.0f} ms per move, the README row says {row}"
+
+
+def test_readme_strength_table_is_the_one_the_index_gives():
+    """The README's strength table is `python benchmarks/pretrained.py table` of the shipped index, verbatim."""
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "table"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.strip()
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert out.startswith("| network | game |") and out.count("\n") > 10
+    stale = [line for line in out.splitlines() if line not in readme.splitlines()]
+    assert not stale, f"README's strength table lacks these rows of the index (rerun the table command): {stale}"
+    start = readme.index(out.splitlines()[0])
+    shown = readme[start:].split("\n\n", 1)[0].strip()
+    assert shown == out, "README's strength table has rows the index does not give"
