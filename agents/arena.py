@@ -639,6 +639,13 @@ def _read_header(path: Path) -> dict[str, Any]:
     missing = [k for k in ("game", "size", "agents", "seed") if k not in header]
     if missing:
         raise JournalError(f"{path}: the journal's header lacks {', '.join(missing)}")
+    try:
+        make_game(header["game"], header["size"], header.get("variant", ""))
+    except (ValueError, TypeError) as exc:
+        raise JournalError(f"{path}: the journal's header names no game this package plays ({exc})") from None
+    agents = header["agents"]
+    if not isinstance(agents, list) or len(agents) < 2 or not all(isinstance(a, str) for a in agents):
+        raise JournalError(f"{path}: the journal's header should list two or more agent specs, not {agents!r}")
     return header
 
 

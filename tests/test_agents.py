@@ -673,6 +673,15 @@ def test_a_journal_is_reported_so_far_and_when_finished(tmp_path, capsys):
     assert "is empty" in arena_fails(["--report", str(journal)], capsys)
     journal.write_text("\n".join([lines[0], "{not json", lines[2]]) + "\n")
     assert "line 2 is not a game of this journal" in arena_fails(["--report", str(journal)], capsys)
+    header = json.loads(lines[0])
+    for change, message in [({"size": 99}, "names no game this package plays"),
+                            ({"game": "chess"}, "names no game this package plays"),
+                            ({"agents": ["random"]}, "two or more agent specs"),
+                            ({"seed": None, "agents": None}, "should list two or more"),
+                            ({}, "lacks seed")]:
+        bad = {**header, **change} if change else {k: v for k, v in header.items() if k != "seed"}
+        journal.write_text(json.dumps(bad) + "\n" + lines[1] + "\n")
+        assert message in arena_fails(["--report", str(journal)], capsys)
     assert "required: --agents" in arena_fails(["--games", "4"], capsys)
 
 
