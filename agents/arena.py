@@ -751,10 +751,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _report(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
-    given = [f"--{name.replace('_', '-')}" for name in ("agents", "game", "board_size", "variant", "games",
-                                                          "seed", "opening", "workers", "out", "resume",
-                                                          "no_records")
-             if getattr(args, name) != parser.get_default(name)]
+    # Every option but --report and --no-progress is the journal's to say (or meaningless without play).
+    given = [f"--{name.replace('_', '-')}" for name, value in vars(args).items()
+             if name not in ("report", "no_progress") and value != parser.get_default(name)]
     if given:
         parser.error(f"--report reads everything from the journal and plays nothing: drop {' '.join(given)}")
     path = Path(args.report)

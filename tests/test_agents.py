@@ -666,6 +666,10 @@ def test_a_journal_is_reported_so_far_and_when_finished(tmp_path, capsys):
     # What --report cannot do.
     assert "drop --agents --games" in arena_fails(["--report", str(journal), "--agents", "random", "greedy",
                                                    "--games", "4"], capsys)
+    assert "drop --board-size --no-records" in arena_fails(["--report", str(journal), "--board-size", "9",
+                                                            "--no-records", "--no-progress"], capsys)
+    assert arena_main(["--report", str(journal), "--no-progress"]) == 0
+    capsys.readouterr()
     assert "no such journal" in arena_fails(["--report", str(tmp_path / "nope")], capsys)
     journal.write_text("results\n")
     assert "is not an arena journal" in arena_fails(["--report", str(journal)], capsys)
