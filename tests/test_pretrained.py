@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 import agents  # noqa: E402
 from agents import checkpoint as ckpt_io  # noqa: E402
 from agents import pretrained as pre  # noqa: E402
-from agents.arena import round_robin  # noqa: E402
+from agents.arena import ArenaResult, round_robin, wilson_interval  # noqa: E402
 from agents.ppo import Trainer, train  # noqa: E402
 from odd_env.game import make as make_game  # noqa: E402
 
@@ -38,6 +38,17 @@ def test_the_index_lists_files_that_exist_and_match():
             search = ckpt_io.read_metadata(net.search_path)
             assert search["sha256"] == net.search_sha256 and search["source_sha256"] == net.sha256
             assert "refit" in search and net.search_path.stat().st_size < 3_000_000
+
+
+@pytest.mark.parametrize("name", [net.name for net in SHIPPED])
+def test_each_strength_row_is_its_games_wilson_interval_unrounded(name):
+    (net,) = [n for n in SHIPPED if n.name == name]
+    assert net.strength
+    for row in net.strength:
+        wins = row["win_rate"] * row["games"]
+        assert abs(wins - round(wins)) < 1e-9, row  # Xodd and Yodd have no draws
+        assert (row["ci_low"], row["ci_high"]) == wilson_interval(round(wins), row["games"]), row
+        assert row["ci_low"] <= row["win_rate"] <= row["ci_high"]
 
 
 RECIPE = ("game", "board_size", "variant", "seed", "init_from", "num_games", "rollout_steps", "channels", "blocks", "lr",
@@ -129,6 +140,9 @@ def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tm
     (row,) = net.strength
     assert row["opponent"] == "random" and row["games"] == 4 and row["seed"] == 2
     journal = tmp_path / "journals" / "vs-random.jsonl"
+    # The row keeps the journal's figures unrounded: the tables round them once.
+    rate, lo, hi, n = ArenaResult.from_journal(journal).win_rate(0, 1)
+    assert (row["win_rate"], row["ci_low"], row["ci_high"], row["games"]) == (rate, lo, hi, n)
     assert len(journal.read_text().splitlines()) == 5
     again = measure("--resume")
     assert again.returncode == 0, again.stderr
