@@ -244,6 +244,16 @@ def best_turn(s, n, nbr, rng, liberties, scores):
     stamp = np.zeros(n, dtype=np.int64)
     gen = 0
     lsum = _liberty_tables(s, n, nbr, rtab, kk, libcnt, liboff, libs)
+    # The empty cells in order; and, for the first stone of action a, the cells
+    # next to x or to a group it joins (near[y] == a + 1): only there do the
+    # groups of its colour differ from kk and rtab (_groups_after).
+    empties = np.empty(n, dtype=np.int32)
+    ne = 0
+    for y in range(n):
+        if s[y] == K.EMPTY:
+            empties[ne] = y
+            ne += 1
+    near = np.zeros(n, dtype=np.int32)
     rset = np.empty(8, dtype=np.int32)  # groups of the first stone's colour it joins
     rbar = np.empty(8, dtype=np.int32)  # groups of the other colour it touches
     ids = np.empty(8, dtype=np.int32)
@@ -299,6 +309,8 @@ def best_turn(s, n, nbr, rng, liberties, scores):
                 stamp[z] = gen
                 glist[gcnt] = z
                 gcnt += 1
+        for j in range(gcnt):  # glist: the joined group's liberties, which are these cells
+            near[glist[j]] = a + 1
         lc = lsum[c] - before + gcnt
         lo = lsum[1 - c] - kb
         l1 = ((lc - lo) if c == p else (lo - lc)) if liberties else 0
@@ -310,12 +322,19 @@ def best_turn(s, n, nbr, rng, liberties, scores):
                 scores[1, a] = l1
         if first_turn:
             continue
-        for y in range(n):
-            if s[y] != K.EMPTY or y == x:
+        for e in range(ne):
+            y = empties[e]
+            if y == x:
                 continue
+            moved = near[y] == a + 1
             for c2 in range(2):
                 if c2 == c:
-                    k2 = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, ids)
+                    if moved:
+                        k2 = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, ids)
+                    else:  # what _groups_after returns here, without its loops
+                        k2 = kk[c, y]
+                        for i in range(k2):
+                            ids[i] = rtab[y, c, i]
                 else:
                     k2 = kk[c2, y]
                 d2 = 1 - k2
@@ -333,7 +352,7 @@ def best_turn(s, n, nbr, rng, liberties, scores):
                     else:
                         for i in range(k2):
                             ids[i] = rtab[y, c2, i]
-                        k_other = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, other)
+                        k_other = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, other) if moved else kk[c, y]
                     if k2 == 1:
                         # One group: y's empty neighbours that are not yet its
                         # liberties are new ones, and y is lost.

@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 import agents  # noqa: E402
 from agents import checkpoint as ckpt_io  # noqa: E402
 from agents import pretrained as pre  # noqa: E402
-from agents.arena import ArenaResult, round_robin, wilson_interval  # noqa: E402
+from agents.arena import ArenaResult, play_game, round_robin, wilson_interval  # noqa: E402
 from agents.ppo import Trainer, train  # noqa: E402
 from odd_env.game import make as make_game  # noqa: E402
 
@@ -108,6 +108,17 @@ def test_each_shipped_network_plays_legal_moves_and_beats_random(name):
         state.apply(action)
     res = round_robin([player, "random"], net.game, net.board_size or None, games_per_pair=6, seed=1, progress=False)
     assert res.win_rate(0, 1)[0] >= 5 / 6
+
+
+def test_a_shipped_journal_game_replays_move_for_move():
+    """Seeded arena games repeat across versions: the first game of the xodd9 vs MCTS-200 journal,
+    replayed with its seed by today's network, search and greedy kernels (rollouts and priors)."""
+    lines = (ROOT / "benchmarks/journals/xodd9-vs-mcts200.jsonl").read_text().splitlines()
+    header, game = json.loads(lines[0]), json.loads(lines[1])
+    assert header["networks"][0] == agents.load("ppo:pretrained=xodd9").network_sha256
+    assert game["index"] == 0 and game["players"] == header["agents"] and game["opening"] == 0
+    result = play_game("ppo:pretrained=xodd9", header["agents"][1], "xodd", 9, seed=game["seed"])
+    assert result.actions == game["actions"] and result.winner == game["winner"] == 0
 
 
 # ------------------------------------------------------------ the mechanism
