@@ -32,7 +32,9 @@ Nothing is recounted: a stone of colour c on cell x changes the count of c by
 ``1 - k`` (docs/rules/xodd_yodd.md section 2), k being the distinct groups of c around x, and
 the liberty balance changes by the union of the merged groups' liberties. The
 second stone's k is read from tables built once per first stone. The search is
-one compiled kernel, :func:`best_turn`.
+one compiled kernel, :func:`best_turn`; it drops a first stone whose turns
+cannot reach the best turn found so far (:func:`_turn_bound`), which never
+changes the choice or the tie-breaks.
 """
 
 from __future__ import annotations
@@ -183,6 +185,51 @@ def _groups_after(y, c, x, rk, rset, nbr, rtab, kk, out):
 
 
 @njit(cache=True, inline="always")
+def _turn_bound(s, nbr, x, c, p, rk, d1, l1, can_end, kmax, kk, liberties):
+    """An upper bound (groups, liberties) of the score of every turn whose first stone,
+    of colour index ``c`` on ``x``, joins ``rk`` groups and scores ``(d1, l1)``.
+
+    The second stone on y, of colour c2, touching k2 groups of c2 (after the first
+    stone) and k_other of the other colour, with nE empty neighbours besides x:
+    the turn needs k2 = rk modulo 2; the groups change by k2 - 1 for the player's
+    colour and 1 - k2 for the opponent's; the liberties by nE + k_other less one
+    when k2 > 0 (the player's stone) and by -(nE + k_other) or at most 1 - k_other
+    when k2 is 0 or 1 (the opponent's). The k2 groups, the k_other groups and the
+    nE cells take distinct neighbours of y, so nE + k_other <= deg - k2; an
+    opponent's stone touching no opponent group touches a group of the player
+    (x's, if it is next to x) or an empty cell, so nE + k_other >= 1. The
+    player's k2 is at most ``kmax``, or one more next to x when c is the player's.
+    """
+    deg = nbr.shape[1]
+    lib = 1 if liberties else 0
+    if rk % 2 == 0:  # the opponent's stone touching none of its groups
+        hd = d1 + 1
+        hl = l1 - lib
+    else:  # the opponent's stone touching one of its groups
+        hd = d1
+        hl = l1 + lib
+    mown = kmax
+    if c == p:
+        for j in range(deg):
+            z = nbr[x, j]
+            if z < 0:
+                break
+            if s[z] == K.EMPTY and kk[p, z] + 1 > mown:
+                mown = kk[p, z] + 1
+    k2 = mown if (mown - rk) % 2 == 0 else mown - 1  # the player's stone touching the most groups
+    if k2 >= 0:
+        od = d1 + k2 - 1
+        ol = l1 + lib * (deg - k2 - (1 if k2 > 0 else 0))
+        if od > hd or (od == hd and ol > hl):
+            hd = od
+            hl = ol
+    if can_end and (d1 > hd or (d1 == hd and l1 > hl)):
+        hd = d1
+        hl = l1
+    return hd, hl
+
+
+@njit(cache=True, inline="always")
 def _union_liberties(ids, k, x, glist, gcnt, libcnt, liboff, libs, stamp, gen):
     """Distinct liberties (other than ``x``) of the groups ``ids[:k]`` (-1: the joined group)."""
     u = 0
@@ -254,6 +301,10 @@ def best_turn(s, n, nbr, rng, liberties, scores):
             empties[ne] = y
             ne += 1
     near = np.zeros(n, dtype=np.int32)
+    kmax = 0  # the most groups of the player's colour around one empty cell
+    for e in range(ne):
+        if kk[p, empties[e]] > kmax:
+            kmax = kk[p, empties[e]]
     rset = np.empty(8, dtype=np.int32)  # groups of the first stone's colour it joins
     rbar = np.empty(8, dtype=np.int32)  # groups of the other colour it touches
     ids = np.empty(8, dtype=np.int32)
@@ -314,6 +365,10 @@ def best_turn(s, n, nbr, rng, liberties, scores):
         lc = lsum[c] - before + gcnt
         lo = lsum[1 - c] - kb
         l1 = ((lc - lo) if c == p else (lo - lc)) if liberties else 0
+        if not score_all and not first_turn:
+            hd, hl = _turn_bound(s, nbr, x, c, p, rk, d1, l1, can_end, kmax, kk, liberties)
+            if hd < best_d or (hd == best_d and hl < best_l):
+                continue  # no turn that starts with a can beat or tie the best so far
         if can_end:
             best_d, best_l, count, bf, bs = _offer(
                 d1, l1, a, -1 if first_turn else end, best_d, best_l, count, bf, bs, rng)

@@ -14,7 +14,7 @@ import reference as R
 
 import agents
 from agents.arena import fit_elo, main as arena_main, play_game, round_robin, wilson_interval
-from agents.greedy import WIN, GreedyAgent, action_scores
+from agents.greedy import WIN, GreedyAgent, action_scores, best_turn
 from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
 from odd_env.core import GameState, hexhex, square
@@ -195,6 +195,30 @@ def test_greedy_turn_score_matches_brute_force(g, count):
         legal = s.legal_action_mask().astype(bool)
         assert (scores[0, ~legal] == -4 * WIN).all()
         assert max(zip(scores[0, legal], scores[1, legal])) == (groups, libs)
+
+
+@pytest.mark.parametrize("g", [square(7), square(13), hexhex(6), hexhex(8)], ids=lambda g: f"{g.game}{g.size}")
+def test_greedy_pruned_turn_search_chooses_as_the_full_scan(g):
+    """best_turn skips first stones that cannot reach the best turn found so far; asked for every
+    action's score it skips none. Both choose the same turn with the same score, ties included
+    (same tie-break seed), on positions of games mixing greedy and random turns."""
+    n, nbr, rng = g.num_cells, g.neighbours, np.random.default_rng(5)
+    checked = 0
+    for _ in range(3):
+        s = GameState(g)
+        while not s.is_terminal:
+            if s.turn_step == 1:
+                for liberties in (True, False):
+                    seed = np.array([rng.integers(1, 2**62)], dtype=np.uint64)
+                    fast = best_turn(s.data.copy(), n, nbr, seed.copy(), liberties, np.empty((2, 0), dtype=np.int64))
+                    full = best_turn(s.data.copy(), n, nbr, seed.copy(), liberties, np.empty((2, 2 * n + 1), dtype=np.int64))
+                    assert fast == full, (s.ply, liberties)
+                    checked += 1
+            if rng.random() < 0.5:
+                s.apply(GreedyAgent(seed=int(rng.integers(1 << 30))).act(s))
+            else:
+                s.apply(int(rng.choice(s.legal_actions())))
+    assert checked >= 60
 
 
 @pytest.mark.parametrize("g", [square(5), hexhex(4)], ids=lambda g: f"{g.game}{g.size}")
