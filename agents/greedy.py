@@ -32,9 +32,10 @@ Nothing is recounted: a stone of colour c on cell x changes the count of c by
 ``1 - k`` (docs/rules/xodd_yodd.md section 2), k being the distinct groups of c around x, and
 the liberty balance changes by the union of the merged groups' liberties. The
 second stone's k is read from tables built once per first stone. The search is
-one compiled kernel, :func:`best_turn`; it drops a first stone whose turns
-cannot reach the best turn found so far (:func:`_turn_bound`), which never
-changes the choice or the tie-breaks.
+one compiled kernel, :func:`best_turn`; it skips, by upper bounds, the second
+stones (:func:`_second_stone_key`) and the first stones (:func:`_turn_bound`)
+that cannot reach the best turn found so far, which never changes the choice
+or the tie-breaks.
 """
 
 from __future__ import annotations
@@ -229,6 +230,30 @@ def _turn_bound(s, nbr, x, c, p, rk, d1, l1, can_end, kmax, kk, liberties):
     return hd, hl
 
 
+KEY = 1 << 24
+"""The factor of groups in a packed (groups, liberties) key: above twice any liberty balance."""
+
+
+@njit(cache=True, inline="always")
+def _second_stone_key(k2, k_other, nfree, own, liberties):
+    """An upper bound (groups, liberties), packed, of the change of the turn's score by
+    a second stone on an empty cell touching ``k2`` groups of its colour, ``k_other``
+    of the other and ``nfree`` empty cells, the first stone being elsewhere.
+
+    The player's stone (``own``): groups k2 - 1; liberties at most nfree + k_other,
+    less one (the cell) when it joins groups. The opponent's: groups 1 - k2;
+    liberties -(nfree + k_other) when it joins none, at most 1 - k_other when it
+    joins one, unbounded when it joins more.
+    """
+    if own:
+        groups = k2 - 1
+        libs = nfree + k_other - (1 if k2 > 0 else 0)
+    else:
+        groups = 1 - k2
+        libs = -(nfree + k_other) if k2 == 0 else (1 - k_other if k2 == 1 else KEY // 2 - 1)
+    return groups * KEY + (libs if liberties else 0)
+
+
 @njit(cache=True, inline="always")
 def _union_liberties(ids, k, x, glist, gcnt, libcnt, liboff, libs, stamp, gen):
     """Distinct liberties (other than ``x``) of the groups ``ids[:k]`` (-1: the joined group)."""
@@ -301,6 +326,23 @@ def best_turn(s, n, nbr, rng, liberties, scores):
             empties[ne] = y
             ne += 1
     near = np.zeros(n, dtype=np.int32)
+    # key[r, y, c2]: an upper bound of what a second stone of colour c2 on y adds
+    # to the turn's score, (groups, liberties) packed as groups * KEY + liberties,
+    # where y's groups are kk's and the first stone joins r groups (mod 2); below
+    # every score where the parity forbids it (see _second_stone_key).
+    key = np.full((2, n, 2), -8 * WIN * KEY, dtype=np.int64)
+    for e in range(ne):
+        y = empties[e]
+        nfree = 0
+        for j in range(deg):
+            z = nbr[y, j]
+            if z < 0:
+                break
+            if s[z] == K.EMPTY:
+                nfree += 1
+        for c2 in range(2):
+            k2 = kk[c2, y]
+            key[k2 & 1, y, c2] = _second_stone_key(k2, kk[1 - c2, y], nfree, c2 == p, liberties)
     kmax = 0  # the most groups of the player's colour around one empty cell
     for e in range(ne):
         if kk[p, empties[e]] > kmax:
@@ -377,19 +419,20 @@ def best_turn(s, n, nbr, rng, liberties, scores):
                 scores[1, a] = l1
         if first_turn:
             continue
+        par = rk & 1
         for e in range(ne):
             y = empties[e]
-            if y == x:
-                continue
             moved = near[y] == a + 1
+            if not moved:  # kk holds y's groups: skip y unless a stone there can reach the best
+                if score_all:
+                    need = (scores[0, a] - d1) * KEY + (scores[1, a] - l1)
+                else:
+                    need = (best_d - d1) * KEY + (best_l - l1)
+                if y == x or (key[par, y, 0] < need and key[par, y, 1] < need):
+                    continue
             for c2 in range(2):
-                if c2 == c:
-                    if moved:
-                        k2 = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, ids)
-                    else:  # what _groups_after returns here, without its loops
-                        k2 = kk[c, y]
-                        for i in range(k2):
-                            ids[i] = rtab[y, c, i]
+                if c2 == c and moved:
+                    k2 = _groups_after(y, c, x, rk, rset, nbr, rtab, kk, ids)
                 else:
                     k2 = kk[c2, y]
                 d2 = 1 - k2
@@ -398,6 +441,9 @@ def best_turn(s, n, nbr, rng, liberties, scores):
                 dd = d1 - d2 if c2 == p else d1 + d2
                 if dd < (scores[0, a] if score_all else best_d):
                     continue
+                if c2 == c and not moved:  # what _groups_after returns here, without its loops
+                    for i in range(k2):
+                        ids[i] = rtab[y, c, i]
                 ll = l1
                 if liberties:
                     # The liberty arithmetic of _liberty_change, written out here:
