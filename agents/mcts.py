@@ -105,8 +105,11 @@ ODD_GAMES = ("xodd", "yodd")
 def rollout(s, n, nbr, greedy, epsilon, rng):
     """Play state ``s`` to the end in place; return the winner (0 black, 1 white).
 
-    ``greedy`` False: uniform random steps. True: greedy turns, each step
-    replaced by a uniformly random one with probability ``epsilon``.
+    ``greedy`` False: uniform random steps. True: greedy turns
+    (:func:`agents.greedy.best_turn`), each step replaced by a uniformly random
+    one with probability ``epsilon``. (Numba caches this function by this
+    file's date: an edit of the greedy kernel alone leaves a cached copy built
+    on the earlier kernel, so this file changes with it.)
     """
     m = 2 * n
     mask = np.empty(2 * n + 1, dtype=np.int8)
