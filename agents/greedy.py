@@ -331,8 +331,10 @@ def best_turn(s, n, nbr, rng, liberties, scores):
     # where y's groups are kk's and the first stone joins r groups (mod 2); below
     # every score where the parity forbids it (see _second_stone_key).
     key = np.full((2, n, 2), -8 * WIN * KEY, dtype=np.int64)
+    kmax = 0  # the most groups of the player's colour around one empty cell
     for e in range(ne):
         y = empties[e]
+        kmax = max(kmax, kk[p, y])
         nfree = 0
         for j in range(deg):
             z = nbr[y, j]
@@ -343,10 +345,6 @@ def best_turn(s, n, nbr, rng, liberties, scores):
         for c2 in range(2):
             k2 = kk[c2, y]
             key[k2 & 1, y, c2] = _second_stone_key(k2, kk[1 - c2, y], nfree, c2 == p, liberties)
-    kmax = 0  # the most groups of the player's colour around one empty cell
-    for e in range(ne):
-        if kk[p, empties[e]] > kmax:
-            kmax = kk[p, empties[e]]
     rset = np.empty(8, dtype=np.int32)  # groups of the first stone's colour it joins
     rbar = np.empty(8, dtype=np.int32)  # groups of the other colour it touches
     ids = np.empty(8, dtype=np.int32)
