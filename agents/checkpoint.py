@@ -365,7 +365,12 @@ def load_network(path: str | os.PathLike, game: str | None = None, board_size: i
 
     Building it draws nothing from torch's global random generator.
     """
-    ckpt = load(path, game, board_size)
+    return network_of(load(path, game, board_size), path, device)
+
+
+def network_of(ckpt: dict[str, Any], path: str | os.PathLike,
+               device: str | torch.device = "cpu") -> PolicyValueNet:
+    """The network of a checkpoint already read by :func:`load` (``path`` names it in errors), in eval mode."""
     config = network_config(ckpt, str(path))
     model = _weights(ckpt, path)
     try:

@@ -381,8 +381,9 @@ def init_weights(net: PolicyValueNet, source: str) -> tuple[str, list[str]]:
         path = network_file(source)
     except FileNotFoundError as err:
         raise FileNotFoundError(f"--init-from {err}") from err
-    src = ckpt_io.load_network(path)
-    digest = ckpt_io.read_metadata(path)["sha256"]
+    ckpt = ckpt_io.load(path)  # read once: the digest is that of the weights copied
+    src = ckpt_io.network_of(ckpt, path)
+    digest = ckpt["sha256"]
     mine, theirs = net.config, src.config
     if (theirs.game, theirs.variant) != (mine.game, mine.variant):
         raise ValueError(f"--init-from {source}: its network plays {theirs.game} {theirs.variant}".rstrip()
