@@ -205,7 +205,8 @@ def wilson_interval(wins: float, n: float, z: float = 1.96) -> tuple[float, floa
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # The interval holds p; rounding alone could put a bound of a sweep just inside it (0.9999999999999999).
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def fit_elo(

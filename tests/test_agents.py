@@ -493,6 +493,11 @@ def test_wilson_interval():
     lo, hi = wilson_interval(90, 100)
     assert lo < 0.9 < hi and 0.82 < lo < 0.84 and 0.94 < hi < 0.95
     assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
+    for n in range(1, 1001):  # a sweep's bound is exactly 1 (0), never a rounding below (above) it
+        assert wilson_interval(n, n)[1] == 1.0 and wilson_interval(0, n)[0] == 0.0, n
+        for w in (0, n // 3, n):
+            lo, hi = wilson_interval(w, n)
+            assert 0.0 <= lo <= w / n <= hi <= 1.0, (w, n)
 
 
 # ------------------------------------------------------------------ arena runs
