@@ -45,6 +45,7 @@ This package imports numpy and numba only; torch and ray are never imported here
 from __future__ import annotations
 
 import importlib
+import inspect
 from typing import Any, Callable
 
 from .base import Agent, infer_geometry
@@ -158,10 +159,28 @@ def load(spec: str, **options: Any) -> Agent:
     name, spec_options = parse_spec(spec)
     spec_options.update(options)
     factory = _factory(name)
+    _check_options(name, factory, spec_options)
+    return factory(**spec_options)
+
+
+def _check_options(name: str, factory: AgentFactory, options: dict[str, Any]) -> None:
+    """Raise ValueError naming the agent's options when ``options`` do not fit its factory.
+
+    Checked against the signature before the call, so that a TypeError raised
+    inside a factory is not mistaken for a bad option.
+    """
     try:
-        return factory(**spec_options)
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # a factory without an introspectable signature
+        return
+    try:
+        signature.bind(**options)
     except TypeError as exc:
-        raise ValueError(f"bad options for agent {name!r}: {exc}") from exc
+        accepted = [p.name for p in signature.parameters.values()
+                    if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        raise ValueError(
+            f"bad options for agent {name!r}: {exc}; its options are {', '.join(accepted) or '(none)'}"
+        ) from None
 
 
 def __getattr__(name: str) -> Any:

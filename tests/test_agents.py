@@ -456,6 +456,23 @@ def test_register_a_new_agent():
         agents.register("first_legal", FirstLegal)
 
 
+def test_load_checks_options_before_building(monkeypatch):
+    # An unknown option is named with the options the agent takes ...
+    with pytest.raises(ValueError, match=r"'foo'.*its options are simulations, c, time_budget"):
+        agents.load("mcts:simulations=20,foo=1")
+
+    # ... but a TypeError raised while building is the factory's own error, not a bad option.
+    def broken(seed=None):
+        raise TypeError("a bug inside the factory")
+
+    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))  # registered for this test only
+    agents.register("broken_factory", broken)
+    with pytest.raises(TypeError, match="a bug inside the factory"):
+        agents.load("broken_factory", seed=1)
+    with pytest.raises(ValueError, match="its options are seed"):
+        agents.load("broken_factory", depth=1)
+
+
 def test_agents_import_without_torch():
     code = "import sys, agents, agents.arena; assert 'torch' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True)
