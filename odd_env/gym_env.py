@@ -14,6 +14,8 @@
   :class:`agents.Agent`, or any callable ``(observation, action_mask) -> action``
   receiving the planes from its own side; its steps are played inside
   :meth:`OddGymEnv.step` (and in :meth:`OddGymEnv.reset` when the learner is White);
+  a trained network ("ppo:pretrained=xodd9", "mcts:network=...") must be of the
+  env's game and board size, else making the env raises ``ValueError``;
 * observation: the ``int8[C, H, W]`` planes of the AEC envs from the
   learner's side; actions: the same relative ``Discrete(2*H*W + 1)``;
 * the action mask comes from :meth:`OddGymEnv.action_masks` (sb3-contrib's
@@ -78,6 +80,11 @@ class OddGymEnv(gymnasium.Env):
         self.observation_space = spaces.Box(0, 1, (NUM_PLANES, g.height, g.width), dtype=np.int8)
         self.action_space = spaces.Discrete(g.num_actions)
         self.opponent = self._make_opponent(opponent)
+        own = getattr(self.opponent, "game", None)  # a trained network's game and board
+        if own is not None and (own.name, own.size) != (g.game, g.size):
+            label = opponent if isinstance(opponent, str) else getattr(self.opponent, "label", repr(self.opponent))
+            raise ValueError(f"the opponent {label!r} plays {own.label}, not {g.game} {g.size}: "
+                             f"pick a network for {g.game} {g.size} or an untrained player (random, greedy, mcts)")
         self.state = GameState(g)
         self.learner = 0
         self._forfeit: str | None = None

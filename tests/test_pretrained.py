@@ -228,6 +228,12 @@ def test_the_gym_opponent_and_the_arena_take_the_spec(folder):
         done = term or trunc
     res = round_robin(["ppo:pretrained=tiny4", "random"], "xodd", 4, games_per_pair=2, seed=0, progress=False)
     assert len(res.games) == 2
+    # A network of another board is refused when the env is made, before any game.
+    for board, size in [("Xodd", 5), ("Yodd", 4)]:
+        with pytest.raises(ValueError, match=f"plays xodd 4, not {board.lower()} {size}: pick a network for"):
+            gymnasium.make(f"odd_env/{board}-v0", board_size=size, opponent="ppo:pretrained=tiny4")
+        with pytest.raises(ValueError, match=f"plays xodd 4, not {board.lower()} {size}"):
+            gymnasium.make(f"odd_env/{board}-v0", board_size=size, opponent=agents.load("mcts:network=tiny4"))
 
 
 def test_a_search_network_guides_the_search_and_leaves_the_player(folder, tmp_path):
