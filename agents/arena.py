@@ -54,6 +54,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
+from odd_env._files import write_atomic
 from odd_env.game import Game, available_games, make as make_game
 
 from . import load
@@ -541,17 +542,11 @@ def round_robin(
         done, others = read_journal(journal, header, tasks) if resume and journal.exists() else ({}, [])
         for idx, r in done.items():
             results[idx] = r
-        journal.parent.mkdir(parents=True, exist_ok=True)
         # Rewritten whole (dropping a line cut short by a kill), through a temporary file: a kill
         # meanwhile leaves the old journal as it was.
-        tmp = journal.with_name(journal.name + ".tmp")
-        with tmp.open("w") as f:
-            f.write(json.dumps(header) + "\n")
-            for idx in sorted(done):
-                f.write(json.dumps(dict(asdict(done[idx]), index=idx)) + "\n")
-            for d in others:  # games of a longer round robin
-                f.write(json.dumps(d) + "\n")
-        os.replace(tmp, journal)
+        lines = [json.dumps(header)] + [json.dumps(dict(asdict(done[idx]), index=idx)) for idx in sorted(done)]
+        lines += [json.dumps(d) for d in others]  # games of a longer round robin
+        write_atomic(journal, "\n".join(lines) + "\n", what="journal")
         log = journal.open("a")
     todo = [idx for idx, r in enumerate(results) if r is None]
 

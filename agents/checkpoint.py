@@ -58,9 +58,10 @@ from typing import Any, Iterator, Sequence
 import numpy as np
 import torch
 
+from odd_env._files import check_path, write_atomic
 from odd_env.game import make as make_game
 
-from .network import NetConfig, PolicyValueNet
+from .network import NetConfig, PolicyValueNet, check_device
 
 FORMAT = 2
 """The checkpoint format this version writes and reads."""
@@ -162,7 +163,7 @@ def save(path: str | os.PathLike, metadata: dict[str, Any], data: dict[str, Any]
     become tensors and tuples lists. Its keys must differ from the metadata's
     (:func:`load` returns both in one dict).
     """
-    path = Path(path)
+    path = check_path(path, "checkpoint path")  # before any work: not a directory, not a file descriptor
     metadata = dict(metadata, format=FORMAT)
     metadata.pop("sha256", None)
     missing = [k for k in REQUIRED_METADATA if k not in metadata and k != "sha256"]
@@ -180,14 +181,7 @@ def save(path: str | os.PathLike, metadata: dict[str, Any], data: dict[str, Any]
     with zipfile.ZipFile(buf, "a") as zf:
         prefix = zf.namelist()[0].split("/")[0]
         zf.writestr(f"{prefix}/{METADATA_RECORD}", json.dumps(metadata, indent=1, sort_keys=True))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "wb") as f:
-        f.write(buf.getvalue())
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
-    return path
+    return write_atomic(path, buf.getvalue(), fsync=True, what="checkpoint path")
 
 
 # ----------------------------------------------------------------- reading
@@ -287,6 +281,10 @@ def check_metadata(metadata: Any, game: str | None = None, board_size: int | Non
         raise CheckpointError(f"{where} was trained on {played.name} observation version "
                               f"{metadata['observation_version']}, this odd_env produces version "
                               f"{played.observation_version}: retrain for this version")
+    if board_size is not None and (isinstance(board_size, bool) or not isinstance(board_size, (int, np.integer))):
+        raise ValueError(f"board_size must be an integer or None, got {type(board_size).__name__}: {board_size!r}")
+    if game is not None and not isinstance(game, str):
+        raise ValueError(f"game must be a game name (e.g. 'xodd') or None, got {type(game).__name__}: {game!r}")
     if game is not None or board_size is not None:
         have = (metadata["game"], metadata["board_size"])
         want = (game if game is not None else have[0], board_size if board_size is not None else have[1])
@@ -309,6 +307,7 @@ def load(path: str | os.PathLike, game: str | None = None, board_size: int | Non
     path = Path(path)
     if kind is not None and metadata["kind"] != kind:
         raise CheckpointError(f"{path} is a {metadata['kind']!r} checkpoint, not {kind!r}")
+    _check_device(map_location)
     try:
         payload = torch.load(path, map_location=map_location, weights_only=True)
     except pickle.UnpicklingError as err:
@@ -335,6 +334,16 @@ def load(path: str | os.PathLike, game: str | None = None, board_size: int | Non
     if clash:
         raise CheckpointError(f"{path} is corrupt (data keys {sorted(clash)} repeat metadata keys)")
     return {**metadata, **data}
+
+
+def _check_device(map_location: Any) -> None:
+    """ValueError unless ``map_location`` is a device this machine has, a dict, a callable or None
+    (a problem of the call, which torch would report as a damaged file)."""
+    if isinstance(map_location, (str, torch.device)):
+        check_device(map_location, "map_location")
+    elif not (map_location is None or callable(map_location) or isinstance(map_location, dict)):
+        raise ValueError(f"map_location must be a device (e.g. 'cpu'), a dict, a callable or None, "
+                         f"got {type(map_location).__name__}: {map_location!r}")
 
 
 def network_config(metadata: dict[str, Any], where: str = "checkpoint") -> NetConfig:
@@ -391,6 +400,10 @@ def export(src: str | os.PathLike, dst: str | os.PathLike) -> Path:
     It loads wherever a checkpoint does (``agents.load("ppo", path=dst)``) but
     cannot resume a run.
     """
+    dst = check_path(dst, "export destination")
+    if Path(src).exists() and dst.exists() and dst.resolve() == Path(src).resolve():
+        raise ValueError(f"export writes the network to a new file: {os.fspath(dst)!r} is the checkpoint itself, "
+                         "which would lose what resuming needs (give another destination)")
     ckpt = load(src)
     config = network_config(ckpt, str(src))
     model = _weights(ckpt, src)

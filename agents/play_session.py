@@ -32,6 +32,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from odd_env._files import check_path, write_atomic
 from odd_env.core import yinsh_kernels as YK
 from odd_env.core.geometry import geometry as make_geometry
 from odd_env.core.state import COLOUR_NAMES, GameState
@@ -530,7 +531,8 @@ def adapter(game: str, size: int | None = None, variant: str = "") -> GameAdapte
 def load_record(path: str | os.PathLike) -> tuple[str, int, str, list[int]]:
     """(game, size, variant, actions) of a saved record (Xodd/Yodd or YINSH, told by its header line);
     ValueError naming the file and line if it is bad, OSError if it cannot be read."""
-    with open(path, encoding="utf-8", errors="replace") as f:
+    path = check_path(path, "record path")
+    with open(path, encoding="utf-8-sig", errors="replace") as f:
         words = next((w for w in (line.split("#", 1)[0].split() for line in f) if w), [""])
     if words[0].lower() == "yinsh":
         rec = YinshRecord.load(path)
@@ -833,11 +835,7 @@ class PlaySession:
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write :meth:`record_text` to ``path`` (folders made as needed); returns the path."""
-        path = Path(path)
-        if path.parent != Path(""):
-            path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(self.record_text(), encoding="utf-8")
-        return path
+        return write_atomic(path, self.record_text(), what="record path")
 
     @classmethod
     def from_record(cls, path: str | os.PathLike, **kwargs: Any) -> PlaySession:

@@ -66,6 +66,7 @@ from __future__ import annotations
 import argparse
 import ast
 import contextlib
+import io
 import copy
 import csv
 import inspect
@@ -85,6 +86,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from odd_env._files import write_atomic
 from odd_env.game import Game, Position, make as make_game
 from odd_env import symmetry as board_symmetry
 from odd_env.symmetry import map_batch, symmetries
@@ -1065,12 +1067,11 @@ class RunLog:
         keys: list[str] = []
         for r in self.rows:
             keys += [k for k in r if k not in keys]
-        tmp = self.path.with_name(self.path.name + ".tmp")
-        with open(tmp, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=keys)
-            w.writeheader()
-            w.writerows(self.rows)
-        os.replace(tmp, self.path)  # a killed run never leaves a half-written CSV
+        buf = io.StringIO(newline="")
+        w = csv.DictWriter(buf, fieldnames=keys)
+        w.writeheader()
+        w.writerows(self.rows)
+        write_atomic(self.path, buf.getvalue(), what="metrics file")  # a killed run never leaves a half-written CSV
 
     def log(self, step: int, metrics: dict[str, float]) -> None:
         """Append one row and rewrite the CSV atomically."""

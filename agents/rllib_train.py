@@ -36,6 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
+from odd_env._files import write_atomic
+
 if TYPE_CHECKING:  # ray is imported when a run starts, so that --help and errors come fast
     from ray.rllib.algorithms.ppo import PPOConfig
 
@@ -351,9 +353,8 @@ def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
 def _save(algo: Any, league: Any, ckpt: Path, iteration: int, steps: int) -> None:
     """RLlib's checkpoint, then the league file that makes it resumable (written last, atomically)."""
     algo.save_to_path(str(ckpt.resolve()))
-    tmp = ckpt / (LEAGUE_FILE + ".tmp")
-    tmp.write_text(json.dumps({"iteration": iteration, "env_steps": steps, "league": league.get_state()}))
-    os.replace(tmp, ckpt / LEAGUE_FILE)
+    write_atomic(ckpt / LEAGUE_FILE, json.dumps({"iteration": iteration, "env_steps": steps,
+                                                 "league": league.get_state()}), what="league file")
 
 
 def train(args: Args) -> dict[str, float]:

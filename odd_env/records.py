@@ -62,6 +62,7 @@ from collections.abc import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from ._files import check_path, write_atomic
 from .core import yinsh_kernels as YK
 from .core.geometry import Geometry, geometry as make_geometry
 from .core.state import COLOUR_NAMES, GameState
@@ -321,15 +322,15 @@ class GameRecord:
         return rec
 
     def save(self, path: str | os.PathLike) -> None:
-        """Write :meth:`to_text` to ``path``."""
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(self.to_text())
+        """Write :meth:`to_text` to ``path`` (a str or os.PathLike; folders made as needed), atomically."""
+        write_atomic(path, self.to_text(), what="record path")
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> GameRecord:
         """Read a record from ``path``; ValueError naming the file and line if it is malformed or illegal."""
+        path = check_path(path, "record path")
         try:
-            with open(path, encoding="utf-8") as f:
+            with open(path, encoding="utf-8-sig") as f:  # a byte-order mark that an editor added is skipped
                 text = f.read()
         except UnicodeDecodeError as e:
             raise ValueError(

@@ -621,6 +621,13 @@ def test_a_stopped_round_robin_resumes_from_its_journal(tmp_path, monkeypatch):
     assert len(journal.read_text().splitlines()) == 3
 
 
+def test_a_journal_that_is_a_directory_is_refused_before_any_game(tmp_path):
+    (tmp_path / "j").mkdir()
+    with pytest.raises(ValueError, match="journal .* is a directory"):
+        round_robin(["random", "random"], "xodd", 3, games_per_pair=2, progress=False, journal=tmp_path / "j")
+    assert [p.name for p in tmp_path.iterdir()] == ["j"]  # no temporary file left
+
+
 def test_a_journal_of_another_round_robin_is_refused_and_kept(tmp_path):
     from agents.arena import JournalError
 

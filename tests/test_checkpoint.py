@@ -121,6 +121,36 @@ def test_checkpoint_info_prints_the_metadata(saved, capsys):
     assert json.loads(capsys.readouterr().out) == checkpoint.read_metadata(saved)
 
 
+def test_bad_destinations_and_arguments_change_nothing(saved, tmp_path, capsys, monkeypatch):
+    before = saved.read_bytes()
+    # export onto its own source would leave a network where the run's checkpoint was
+    with pytest.raises(ValueError, match="is the checkpoint itself"):
+        checkpoint.export(saved, saved)
+    with pytest.raises(SystemExit) as exit_:
+        checkpoint.main(["export", str(saved), str(saved)])
+    assert exit_.value.code == 2
+    assert "is the checkpoint itself" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="is a directory"):
+        checkpoint.export(saved, tmp_path)
+    with pytest.raises(ValueError, match="must be a file path"):
+        checkpoint.save(1, {}, {})  # an int would be taken as a file descriptor
+    with pytest.raises(ValueError, match="map_location must be cpu or cuda"):
+        checkpoint.load(saved, map_location="xyz")  # the call is wrong, not the file
+    with pytest.raises(ValueError, match="board_size must be an integer or None, got str"):
+        checkpoint.load(saved, board_size="4")
+
+    # a write that fails half way leaves the old file and no temporary file behind
+    def fail(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", fail)
+    with pytest.raises(OSError, match="disk full"):
+        trained(tmp_path).save(saved)
+    monkeypatch.undo()
+    assert saved.read_bytes() == before and checkpoint.load(saved)["kind"] == checkpoint.PPO_KIND
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
 # ------------------------------------------------------------------ unsafe files
 
 

@@ -293,6 +293,25 @@ def test_load_names_the_file(tmp_path):
         GameRecord.load(path)
 
 
+def test_paths_are_files_and_a_byte_order_mark_is_skipped(tmp_path):
+    from odd_env.records import YinshRecord
+
+    record = GameRecord.from_text("xodd 5\nBc3\n")
+    for bad, message in [(1, "must be a file path .* got int"), (True, "got bool"), (None, "got NoneType"),
+                         (tmp_path, "is a directory")]:
+        with pytest.raises(ValueError, match=message):
+            record.save(bad)  # an int would be a file descriptor, written and closed
+        with pytest.raises(ValueError, match=message):
+            GameRecord.load(bad)
+    record.save(tmp_path / "new" / "game.txt")  # folders made as needed, no temporary file left
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["game.txt", "new"]
+    assert GameRecord.load(tmp_path / "new" / "game.txt").actions == record.actions
+    for text, cls in [("xodd 5\nBc3\n", GameRecord), ("yinsh\nE5\n", YinshRecord)]:
+        path = tmp_path / "bom.txt"
+        path.write_text(text, encoding="utf-8-sig")  # as some editors save
+        assert cls.load(path).to_text() == cls.from_text(text).to_text()
+
+
 def test_illegal_plays_leave_the_record_unchanged():
     rec = GameRecord.from_text("xodd 5\nBc3\n")
     before = rec.to_text()
