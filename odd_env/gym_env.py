@@ -29,6 +29,11 @@ unchanged, ``info["illegal_action"]`` saying why: PettingZoo classic's
 ``env()`` convention, which Gymnasium's ``check_env`` and algorithms without
 masking (they step unmasked samples) rely on. With ``illegal_action="raise"``
 it raises ``ValueError`` instead, and nothing changes.
+
+An opponent that fails (an illegal action, or any exception) raises from
+:meth:`OddGymEnv.step` with the learner's step undone, the env as it was
+before the call; one that fails in :meth:`OddGymEnv.reset` leaves the env
+refusing ``step()`` until a reset finishes.
 """
 
 from __future__ import annotations
@@ -88,6 +93,7 @@ class OddGymEnv(gymnasium.Env):
         self.state = GameState(g)
         self.learner = 0
         self._forfeit: str | None = None
+        self._broken: str | None = None  # why step() must wait for a reset (an opponent failed in reset)
 
     @staticmethod
     def _make_opponent(opponent: Any) -> Any:
@@ -120,12 +126,16 @@ class OddGymEnv(gymnasium.Env):
             self.learner = COLOUR_NAMES.index(self.play_as)
         self.state = GameState(self.geometry)
         self._forfeit = None
-        self._play_opponent()
+        self._broken = "reset() did not finish"
+        self._play_opponent()  # an error here leaves the env refusing step() until a reset that finishes
+        self._broken = None
         return self._observation(), self._info()
 
     def step(self, action: int):
         """The learner's step (an integer scalar, NumPy and 0-d arrays included), then the
         opponent's steps until the learner is to act or the game ends."""
+        if self._broken is not None:
+            raise ValueError(f"no episode to step: {self._broken}; call reset()")
         if self.state.is_terminal or self._forfeit is not None:
             raise ValueError("the episode is over: call reset()")
         reason = self.state.why_illegal(action)
@@ -137,8 +147,13 @@ class OddGymEnv(gymnasium.Env):
             self._forfeit = f"illegal action {a}: {reason}"
             info = self._info()
             return self._observation(), -1.0, True, False, info
+        before = self.state.copy()
         self.state.apply(action)
-        self._play_opponent()
+        try:
+            self._play_opponent()
+        except BaseException:  # the opponent failed: the learner's step is undone, the env is as before
+            self.state = before
+            raise
         terminated = self.state.is_terminal
         reward = self.state.returns()[self.learner] if terminated else 0.0
         return self._observation(), float(reward), terminated, False, self._info()

@@ -106,3 +106,31 @@ def test_maskable_ppo_trains_on_it():
     obs, _ = env.reset(seed=5)
     action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)
     assert env.action_masks()[int(action)]
+
+
+def test_a_failing_opponent_leaves_the_env_as_it_was():
+    calls = []
+
+    def flaky(observation, action_mask):  # out of range once, then the first legal action
+        calls.append(1)
+        return 10**6 if len(calls) == 1 else int(np.flatnonzero(action_mask)[0])
+
+    env = OddGymEnv("xodd", 5, opponent=flaky, play_as="black")
+    obs, info = env.reset(seed=0)
+    with pytest.raises(ValueError, match="the opponent .* played an illegal action"):
+        env.step(12)
+    # the learner's stone is taken back: the same position, Black to act, the same observation and mask
+    assert env.state.to_move == 0 and env.state.turn == 0
+    np.testing.assert_array_equal(env._observation(), obs)
+    np.testing.assert_array_equal(env.action_masks().astype(np.int8), info["action_mask"])
+    obs, reward, terminated, _, info = env.step(12)  # the step again, now answered
+    assert env.state.to_move == 0 and obs[0].sum() == 1 and obs[1].sum() >= 1 and not terminated
+
+    def broken(observation, action_mask):
+        raise RuntimeError("the opponent crashed")
+
+    env = OddGymEnv("xodd", 5, opponent=broken, play_as="white")
+    with pytest.raises(RuntimeError, match="crashed"):
+        env.reset(seed=0)
+    with pytest.raises(ValueError, match="reset\\(\\) did not finish; call reset"):
+        env.step(0)
