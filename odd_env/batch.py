@@ -40,8 +40,14 @@ from .core import batch_kernels as BK
 from .core import kernels as K
 from .core.geometry import Geometry, geometry as make_geometry
 from .core.state import NUM_PLANES, GameState
+from ._args import check_seed
 from .core.validation import as_int, check_states
 
+
+
+def _check_rng(rng: Any) -> None:
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
 
 class BatchStep(NamedTuple):
     """The outputs of :meth:`OddBatch.reset` and :meth:`OddBatch.step` (engine buffers)."""
@@ -98,8 +104,7 @@ class OddBatch:
     def reset(self, seed: int | None = None) -> BatchStep:
         """Start every game on an empty board (the rules have no randomness;
         ``seed``, None or a non-negative integer, is accepted for API symmetry and ignored)."""
-        if seed is not None and (as_int(seed) is None or as_int(seed) < 0):
-            raise ValueError(f"seed must be None or a non-negative integer, got {seed!r}")
+        check_seed(seed)
         g = self.geometry
         BK.batch_reset(self._states, g.num_cells, g.neighbours, g.onboard,
                        self._flat_obs, self._mask, self._keep)
@@ -187,15 +192,18 @@ class OddBatch:
 
     def game_state(self, index: int) -> GameState:
         """A copy of game ``index`` (``0..num_games-1``) as a :class:`~odd_env.core.GameState`."""
+        return GameState._trusted(self.geometry, self._states[self._game_index(index)].copy())
+
+    def _game_index(self, index: Any) -> int:
+        """``index`` as an int in ``0..num_games-1`` (no negative indexing); ValueError otherwise."""
         i = as_int(index)
         if i is None or not 0 <= i < self.num_games:
             raise ValueError(f"game index must be an integer 0..{self.num_games - 1}, got {index!r}")
-        return GameState._trusted(self.geometry, self._states[i].copy())
+        return i
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game (reproducible under ``rng``, a numpy Generator)."""
-        if not isinstance(rng, np.random.Generator):
-            raise ValueError(f"rng must be a numpy Generator (np.random.default_rng(seed)), got {rng!r}")
+        _check_rng(rng)
         out = np.empty(self.num_games, dtype=np.int64)
         BK.sample_legal(self._mask, rng.random((self.num_games, 5)), out)
         return out

@@ -36,7 +36,8 @@ from typing import Any
 
 import numpy as np
 
-from .batch import BatchStep, OddBatch
+from ._args import check_seed
+from .batch import BatchStep, OddBatch, _check_rng
 from .core import batch_kernels as BK
 from .core import yinsh_batch_kernels as YBK
 from .core import yinsh_kernels as K
@@ -52,6 +53,8 @@ class YinshBatch:
             raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
         if not isinstance(blitz, (bool, np.bool_)):
             raise ValueError(f"blitz must be True or False, got {blitz!r}")
+        if not isinstance(as_torch, (bool, np.bool_)):
+            raise ValueError(f"as_torch must be True or False, got {as_torch!r}")
         self.game = "yinsh"
         self.blitz = bool(blitz)
         self.num_games = B = int(num_games)
@@ -68,7 +71,7 @@ class YinshBatch:
         self._to_play = np.zeros(B, dtype=np.int8)
         self._final_rewards = np.zeros((B, 2), dtype=np.float32)
         self._actions = np.zeros(B, dtype=np.int64)
-        self.as_torch = as_torch
+        self.as_torch = bool(as_torch)
         arrays = (self._obs, self._mask_out, self._reward, self._terminated, self._to_play,
                   self._final_obs, self._final_rewards)
         if as_torch:
@@ -84,7 +87,8 @@ class YinshBatch:
 
     def reset(self, seed: int | None = None) -> BatchStep:
         """Start every game on an empty board (the rules have no randomness;
-        ``seed`` is accepted for API symmetry and ignored)."""
+        ``seed``, None or a non-negative integer, is accepted for API symmetry and ignored)."""
+        check_seed(seed)
         t = self._tables
         YBK.batch_reset(self._states, t.n, t.onboard, self._target, t.rays, t.lines, t.line_dir,
                         t.points, self._flat_obs, self._mask)
@@ -158,11 +162,14 @@ class YinshBatch:
         return self._out
 
     def game_state(self, index: int) -> YinshState:
-        """A copy of game ``index`` as a :class:`~odd_env.core.yinsh.YinshState`."""
-        return YinshState(data=self._states[index].copy())
+        """A copy of game ``index`` (``0..num_games-1``) as a :class:`~odd_env.core.yinsh.YinshState`."""
+        return YinshState(data=self._states[self._game_index(index)].copy())
+
+    _game_index = OddBatch._game_index
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
-        """A uniformly random legal action for every game (reproducible under ``rng``)."""
+        """A uniformly random legal action for every game (reproducible under ``rng``, a numpy Generator)."""
+        _check_rng(rng)
         out = np.empty(self.num_games, dtype=np.int64)
         BK.sample_legal(self._mask, rng.random((self.num_games, 5)), out)
         return out

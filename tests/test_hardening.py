@@ -420,12 +420,23 @@ def _cell_cases(g: Geometry) -> list[Case]:
 
 
 def _batch_argument_cases() -> list[Case]:
+    from odd_env import YinshBatch
+
     cases = []
     engine = OddBatch("xodd", 5, 3)
     engine.reset()
-    for i in (-1, 3, 2**70, np.uint64(2**64 - 1), 1.0, "0", None):
-        cases.append(Case(f"game_state({i!r})", lambda i=i: engine.game_state(i), "game index"))
+    yinsh = YinshBatch(3)
+    yinsh.reset()
+    for e in (engine, yinsh):  # the two engines check alike
+        for i in (-1, 3, 2**70, np.uint64(2**64 - 1), 1.0, "0", None, True):
+            cases.append(Case(f"{e!r}.game_state({i!r})", lambda e=e, i=i: e.game_state(i), "game index must be"))
+        for seed in (-1, "x", 1.5):
+            cases.append(Case(f"{e!r}.reset(seed={seed!r})", lambda e=e, seed=seed: e.reset(seed=seed),
+                              "seed must be None or a non-negative integer"))
+        cases.append(Case(f"{e!r}.random_actions(0)", lambda e=e: e.random_actions(0), "numpy Generator"))
     cases += [
+        Case("YinshBatch(as_torch='yes')", lambda: YinshBatch(3, as_torch="yes"), "as_torch must be True or False"),
+        Case("OddBatch('yinsh', ...)", lambda: OddBatch("yinsh", 6, 3), "odd_env.YinshBatch for batched play"),
         Case("step with uint64 max", lambda: engine.step(np.full(3, 2**64 - 1, dtype=np.uint64)),
              "illegal action 18446744073709551615 in game 0"),
         Case("step with -1", lambda: engine.step(np.array([0, -1, 0])), "illegal action -1 in game 1"),

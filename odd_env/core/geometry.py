@@ -205,6 +205,7 @@ def geometry(game: str, size: int) -> Geometry:
     if game == "yodd":
         return hexhex(size)
     if game == "yinsh":
-        raise ValueError("YINSH has one board and rules of its own: use yinsh_board() "
-                         "(odd_env.core.yinsh.YinshState for the game)")
+        raise ValueError("these are the Xodd/Yodd boards and rules; YINSH has its own: odd_env.YinshBatch for "
+                         "batched play, odd_env.game.make('yinsh') or odd_env.core.yinsh.YinshState for positions, "
+                         "yinsh_board() for its board")
     raise ValueError(f"game must be 'xodd' or 'yodd', got {game!r}")
