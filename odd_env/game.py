@@ -315,6 +315,15 @@ def make(name: str, size: int | None = None, variant: str = "") -> Game:
         return name
     if not isinstance(name, str) or name not in _FACTORIES:
         raise ValueError(f"unknown game {name!r}; available: {', '.join(available_games())}")
+    # Checked before the cache, whose keys would take 7.0 for 7 (and fail on a list).
+    if size is not None:
+        if isinstance(size, (bool, np.bool_)) or not isinstance(size, (int, np.integer)):
+            raise ValueError(f"{name} size must be an integer (or None for the default), "
+                             f"got {type(size).__name__}: {size!r}")
+        size = int(size)
+    if not isinstance(variant, str):
+        raise ValueError(f"{name} variant must be a string ('' for the standard game), "
+                         f"got {type(variant).__name__}: {variant!r}")
     key = (name, size, variant)
     game = _CACHE.get(key)
     if game is None:

@@ -301,6 +301,22 @@ def test_truncated_files_are_refused(saved, tmp_path):
             checkpoint.load(cut)
 
 
+@pytest.mark.parametrize("field, value", [("board_size", [4]), ("board_size", 4.0), ("variant", ["x"]),
+                                          ("game", {"x": 1})])
+def test_metadata_of_the_wrong_type_is_a_checkpoint_error(saved, tmp_path, field, value):
+    metadata = checkpoint.read_metadata(saved)
+    with zipfile.ZipFile(saved) as z:
+        names = z.namelist()
+        record = next(n for n in names if n.endswith(checkpoint.METADATA_RECORD))
+        bad = tmp_path / "bad.pt"
+        with zipfile.ZipFile(bad, "w") as out:
+            for n in names:
+                out.writestr(n, json.dumps(dict(metadata, **{field: value})) if n == record else z.read(n))
+    for read in (checkpoint.read_metadata, checkpoint.load, lambda p: agents.load("ppo", path=p)):
+        with pytest.raises(checkpoint.CheckpointError, match="bad.pt"):
+            read(bad)
+
+
 def test_a_checkpoint_for_another_board_is_refused(saved, tmp_path):
     with pytest.raises(ValueError, match="is for xodd 4, not yodd 4"):
         checkpoint.load(saved, "yodd", 4)

@@ -27,6 +27,14 @@ def test_registry_and_interning():
                          (("yodd", 6, "blitz"), "no variants")]:
         with pytest.raises(ValueError, match=message):
             make(*bad)
+    # The types are checked before the cache: a game made earlier does not let 7.0 stand for 7.
+    make("xodd", 7)
+    assert make("xodd", np.int64(7)) is make("xodd", 7)
+    for bad, message in [(("xodd", 7.0), "xodd size must be an integer .* got float: 7.0"),
+                         (("xodd", [9]), "got list"), (("yinsh", False), "got bool"), (("yinsh", 0.0), "got float"),
+                         (("yinsh", None, None), "variant must be a string"), (("xodd", 7, ["x"]), "got list")]:
+        with pytest.raises(ValueError, match=message):
+            make(*bad)
 
 
 @pytest.mark.parametrize("name,size,variant", GAMES)
