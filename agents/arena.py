@@ -58,7 +58,7 @@ from odd_env._files import write_atomic
 from odd_env.game import Game, available_games, make as make_game
 
 from . import load
-from .base import Agent, check_board
+from .base import Agent, check_board, check_bool, check_int
 
 ELO_SCALE = 400.0 / math.log(10.0)
 """Elo points per natural-log unit of Bradley-Terry strength."""
@@ -128,6 +128,19 @@ def _agent_seeds(seed: int | None) -> tuple[int | None, int | None]:
     return int(a), int(b)
 
 
+def _check_player(what: str, agent: Any) -> None:
+    if not isinstance(agent, (Agent, str)):
+        raise ValueError(f"{what} must be an agents.Agent or an agent spec such as 'greedy' or "
+                         f"'mcts:simulations=200', got {type(agent).__name__}: {agent!r}")
+
+
+def _check_labels(labels: Any, count: int, what: str) -> tuple[str, ...]:
+    if isinstance(labels, str) or not isinstance(labels, Sequence) or len(labels) != count \
+            or not all(isinstance(x, str) for x in labels):
+        raise ValueError(f"{what} must be a sequence of {count} strings, got {labels!r}")
+    return tuple(labels)
+
+
 def play_game(
     first: Agent | str,
     second: Agent | str,
@@ -151,6 +164,12 @@ def play_game(
     """
     G = make_game(game, size, variant)
     opening = check_opening(opening)
+    seed = None if seed is None else check_int("seed", seed, 0)
+    opening_seed = None if opening_seed is None else check_int("opening_seed", opening_seed, 0)
+    for what, a in (("first", first), ("second", second)):
+        _check_player(what, a)
+    if labels is not None:
+        labels = _check_labels(labels, 2, "play_game labels (one per player)")
     agents = [load(a) if isinstance(a, str) else a for a in (first, second)]
     if labels is None:
         labels = tuple(a if isinstance(a, str) else a.label for a in (first, second))
@@ -515,12 +534,22 @@ def round_robin(
     measurement can later be extended to a long one. Without ``resume``, the
     journal is started afresh.
     """
-    if games_per_pair < 2 or games_per_pair % 2:
+    if isinstance(agents, str) or not isinstance(agents, Sequence):
+        raise ValueError(f"agents must be a list of agents or specs (e.g. ['greedy', 'mcts:simulations=200']), "
+                         f"got {type(agents).__name__}: {agents!r}")
+    for i, a in enumerate(agents):
+        _check_player(f"agents[{i}]", a)
+    games_per_pair = check_int("games_per_pair", games_per_pair, 2)
+    if games_per_pair % 2:
         raise ValueError(f"games_per_pair must be even and >= 2 (half with each colour), got {games_per_pair}")
     if len(agents) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {len(agents)}")
-    if labels is not None and len(labels) != len(agents):
-        raise ValueError(f"{len(labels)} labels for {len(agents)} agents")
+    if labels is not None:
+        labels = list(_check_labels(labels, len(agents), f"labels (one per agent, {len(agents)})"))
+    seed = check_int("seed", seed, 0)
+    workers = check_int("workers", workers, 1)
+    progress = check_bool("progress", progress)
+    resume = check_bool("resume", resume)
     G = make_game(game, size, variant)  # validates early
     opening = check_opening(opening)
     if labels is None:
@@ -816,6 +845,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--out {out} cannot be created: {exc}") from exc
     except ValueError as exc:
         parser.error(str(exc))
+    if args.resume and not (out / "journal.jsonl").exists():
+        print(f"--resume: no journal in {out} yet, so every game is played", file=sys.stderr)
     try:
         result = round_robin(agents, g, games_per_pair=args.games, seed=args.seed,
                              workers=args.workers, progress=not args.no_progress, labels=args.agents,

@@ -621,6 +621,26 @@ def test_a_stopped_round_robin_resumes_from_its_journal(tmp_path, monkeypatch):
     assert len(journal.read_text().splitlines()) == 3
 
 
+@pytest.mark.parametrize("call, message", [
+    (lambda: play_game("random", "random", "xodd", 3, labels=("a",)), "labels .* sequence of 2 strings"),
+    (lambda: play_game("random", "random", "xodd", 3, labels="ab"), "labels .* sequence of 2 strings"),
+    (lambda: play_game("random", "random", "xodd", 3, seed=1.5), "seed must be an integer >= 0, got 1.5"),
+    (lambda: play_game("random", "random", "xodd", 3, opening_seed=-1), "opening_seed must be an integer >= 0"),
+    (lambda: play_game(None, "random", "xodd", 3), "first must be an agents.Agent or an agent spec"),
+    (lambda: round_robin("random", "xodd", 3), "agents must be a list of agents or specs"),
+    (lambda: round_robin(["random", 7], "xodd", 3), r"agents\[1\] must be"),
+    (lambda: round_robin(["random", "random"], "xodd", 3, games_per_pair="2"), "games_per_pair must be an integer"),
+    (lambda: round_robin(["random", "random"], "xodd", 3, games_per_pair=3), "must be even"),
+    (lambda: round_robin(["random", "random"], "xodd", 3, seed=None), "seed must be an integer >= 0, got None"),
+    (lambda: round_robin(["random", "random"], "xodd", 3, workers=-3), "workers must be an integer >= 1"),
+    (lambda: round_robin(["random", "random"], "xodd", 3, labels=["a"]), r"labels \(one per agent, 2\)"),
+    (lambda: round_robin(["random", "random"], "xodd", 3, resume="yes"), "resume must be true or false"),
+])
+def test_arena_arguments_are_checked_before_any_game(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
 def test_a_journal_that_is_a_directory_is_refused_before_any_game(tmp_path):
     (tmp_path / "j").mkdir()
     with pytest.raises(ValueError, match="journal .* is a directory"):
@@ -677,6 +697,8 @@ def test_a_journal_of_another_round_robin_is_refused_and_kept(tmp_path):
 def test_arena_command_line_resume(tmp_path, capsys):
     argv = ["--game", "xodd", "--board-size", "4", "--agents", "random", "greedy", "--games", "4",
             "--out", str(tmp_path), "--no-progress"]
+    assert arena_main(argv[:-3] + ["--out", str(tmp_path / "fresh"), "--no-progress", "--resume"]) == 0
+    assert "--resume: no journal in" in capsys.readouterr().err  # said, then every game is played
     assert arena_main(argv) == 0
     first = json.loads((tmp_path / "results.json").read_text())
     capsys.readouterr()
