@@ -86,7 +86,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from odd_env._files import write_atomic
+from odd_env._files import check_can_make_dir, write_atomic
 from odd_env.game import Game, Position, make as make_game
 from odd_env import symmetry as board_symmetry
 from odd_env.symmetry import map_batch, symmetries
@@ -341,6 +341,8 @@ def validate_args(args: Args) -> None:
             check_int(_flag(name), getattr(args, name), int(low))
         else:
             check_float(_flag(name), getattr(args, name), low, high, low_open)
+    if args.seed > 2**32 - 1:  # numpy's global seed (seeded with it) takes 32 bits
+        raise ValueError(f"--seed must be an integer from 0 to 2**32 - 1 = {2**32 - 1}, got {args.seed}")
     game_of(args)
     check_device(args.device, "--device")
     parse_milestones(args.milestones)
@@ -1098,10 +1100,8 @@ def prepare_run(args: Args) -> Trainer:
     run's checkpoint with ``resume``. Raises ValueError / FileNotFoundError saying
     what is wrong before anything is written."""
     validate_args(args)
-    run_dir = Path(args.run_dir)
+    run_dir = check_can_make_dir(args.run_dir, "--run-dir")
     last = run_dir / "last.pt"
-    if run_dir.exists() and not run_dir.is_dir():
-        raise ValueError(f"--run-dir {run_dir} is a file, not a directory")
     if args.resume:
         if not last.is_file():
             raise FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
@@ -1247,7 +1247,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         trainer = prepare_run(parse_args(argv))
-    except (ValueError, FileNotFoundError) as err:
+    except (ValueError, OSError) as err:  # OSError: a run directory that cannot be made or read
         parser.error(str(err))
     run(trainer)
     return 0

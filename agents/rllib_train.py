@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from odd_env._files import write_atomic
+from odd_env._files import check_can_make_dir, write_atomic
 
 if TYPE_CHECKING:  # ray is imported when a run starts, so that --help and errors come fast
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -315,10 +315,8 @@ def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
     """Check ``--run-dir`` for ``args``: with ``--resume`` return the checkpoint's record (iteration,
     steps, league), else None, after ``--overwrite`` cleared an old run (unless ``clear`` is False).
     Raises ValueError / FileNotFoundError saying what is wrong before anything is written."""
-    run_dir = Path(args.run_dir)
+    run_dir = check_can_make_dir(args.run_dir, "--run-dir")
     ckpt = run_dir / "checkpoint"
-    if run_dir.exists() and not run_dir.is_dir():
-        raise ValueError(f"--run-dir {run_dir} is a file, not a directory")
     if args.resume:
         from .ppo import _resume_conflicts
 
@@ -415,7 +413,7 @@ def main(argv: list[str] | None = None) -> None:
         args = parse_args(argv)
         check_args(args)
         prepare_run_dir(args, clear=False)  # before Ray starts (train clears an --overwrite run's files)
-    except (ValueError, FileNotFoundError) as err:
+    except (ValueError, OSError) as err:  # OSError: a run directory that cannot be made or read
         print(f"python -m agents.rllib_train: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
     init_ray(args)

@@ -48,3 +48,21 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, fsync: bool = Fa
             tmp.unlink()
         raise
     return path
+
+
+def check_can_make_dir(path: str | os.PathLike, what: str) -> Path:
+    """``path`` as a Path if it is a directory or could be made one (its nearest existing
+    ancestor is a directory this process may write in); ValueError saying why not, before anything is made."""
+    p = Path(path)
+    if p.is_dir():
+        return p
+    if p.exists():
+        raise ValueError(f"{what} {os.fspath(p)} is a file, not a directory")
+    parent = p.absolute().parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise ValueError(f"{what} {os.fspath(p)} cannot be made: {os.fspath(parent)} is a file, not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise ValueError(f"{what} {os.fspath(p)} cannot be made: no permission to write in {os.fspath(parent)}")
+    return p

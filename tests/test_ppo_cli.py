@@ -43,6 +43,7 @@ BAD = [
     (["--pool-size", "0"], "--pool-size must be an integer >= 1"),
     (["--threads", "0"], "--threads must be an integer >= 1"),
     (["--seed", "-1"], "--seed must be an integer >= 0"),
+    (["--seed", str(2**32)], "--seed must be an integer from 0 to 2**32 - 1 = 4294967295, got 4294967296"),
     (["--total-minutes", "-5"], "--total-minutes must be a finite number >= 0"),
     (["--total-minutes", "inf"], "--total-minutes must be a finite number >= 0, got inf"),
     (["--lr", "nan"], "--lr must be a finite number > 0, got nan"),
@@ -133,6 +134,8 @@ def test_a_run_directory_holding_a_run_needs_resume_or_overwrite(tmp_path, capsy
     assert read_metadata(run_dir / "last.pt")["args"]["seed"] == 9
     (tmp_path / "file").write_text("")
     assert "is a file, not a directory" in fails(TINY + ["--run-dir", str(tmp_path / "file")], capsys)
+    err = fails(TINY + ["--run-dir", str(tmp_path / "file" / "run")], capsys)  # an OSError once, a traceback
+    assert "--run-dir" in err and "cannot be made:" in err and "file is a file, not a directory" in err
 
 
 def test_the_run_ends_with_why_it_stopped(tmp_path, capsys):
