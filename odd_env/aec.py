@@ -303,9 +303,12 @@ class OddParallelEnv(turn_based_aec_to_parallel_wrapper):
         if not self.agents:
             raise ValueError("the game is over: call reset()")
         active = self.aec_env.agent_selection
+        if not isinstance(actions, Mapping):
+            raise ValueError(f"actions must be a dict from agent name to action, e.g. {{{active!r}: 0}}; "
+                             f"got {type(actions).__name__}: {actions!r}")
         if active not in actions:
             raise ValueError(
-                f"actions must hold an action for the agent to act, {active!r}; got keys {sorted(actions)}"
+                f"actions must hold an action for the agent to act, {active!r}; got keys {list(actions)!r}"
             )
         return super().step(actions)
 

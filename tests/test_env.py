@@ -326,6 +326,10 @@ def test_parallel_env_keeps_the_agent_for_step_two_and_checks_actions():
     assert infos["black_0"]["active_agent"] == "black_0"
     with pytest.raises(ValueError, match="'black_0'"):
         p.step({"white_0": 3})
+    for bad, message in [(12, "must be a dict .* got int: 12"), ([12], "got list"),
+                         ({"x": 1, 1: 2}, r"got keys \['x', 1\]")]:  # keys that do not sort
+        with pytest.raises(ValueError, match=message):
+            p.step(bad)
     assert p.unwrapped.game_state.ply == 0
     _, _, _, _, infos = p.step({"black_0": 12})
     assert infos["white_0"]["active_agent"] == "white_0"
