@@ -106,6 +106,8 @@ def check_stones(geometry: Geometry, turn: Sequence[Stone]) -> Turn:
         cell, colour = as_int(stone[0]), check_colour(stone[1])
         cell_name(geometry, stone[0])  # an integer cell on the board, or ValueError
         stones.append((cell, colour))
+    if len(stones) == 2 and stones[0][0] == stones[1][0]:  # as parse_turn refuses it
+        raise ValueError(f"turn {turn!r} places two stones on the same cell {cell_name(geometry, stones[0][0])}")
     return tuple(stones)
 
 
@@ -152,6 +154,7 @@ def stone_action(state: GameState, cell: int, colour: int) -> int:
     x = as_int(cell)
     if x is None or not 0 <= x < n:
         raise ValueError(f"cell {cell!r} is out of range: cells are integers 0..{n - 1}")
+    cell_name(state.geometry, x)  # on the board (array cells outside the hexagon are not), or ValueError
     return x if check_colour(colour) == state.to_move else n + x
 
 
@@ -160,7 +163,9 @@ def action_name(state: GameState, action: int) -> str:
     g = state.geometry
     n = g.num_cells
     a = as_int(action)
-    if a is None or not 0 <= a <= 2 * n:
+    if a is None:
+        raise ValueError(f"an action is an integer 0..{2 * n}, got {type(action).__name__}: {action!r}")
+    if not 0 <= a <= 2 * n:
         raise ValueError(f"action {action!r} is out of range: actions are 0..{2 * n}")
     if a == 2 * n:
         return END_TURN if state.turn_step == 2 else PASS

@@ -372,6 +372,10 @@ def _cell_cases(g: Geometry) -> list[Case]:
     n = g.num_cells
     s = _rich(g, 9)
     huge = np.uint64(2**64 - 1)
+    on = int(np.flatnonzero(g.onboard)[0])
+    for off in np.flatnonzero(~g.onboard)[:1]:  # an array cell outside the hexagon (Yodd)
+        cases.append(Case(f"{g.game} stone_action(off-board {off})", lambda off=off: notation.stone_action(s, off, 0),
+                          "is not on the yodd"))
     bad_cells = [-1, n, 10**9, -2**63, 2**70, np.int64(n), huge, np.array(n), 2.0, "a1", None, True]
     for c in bad_cells:
         cases.append(Case(f"{g.game} adjacent_groups({c!r})", lambda c=c: s.adjacent_groups(c, 0), "cell"))
@@ -407,6 +411,10 @@ def _cell_cases(g: Geometry) -> list[Case]:
         Case(f"{g.game} turn_name of text", lambda: notation.turn_name(g, "Bc4"), "sequence"),
         Case(f"{g.game} turn_name of a 1-tuple", lambda: notation.turn_name(g, [(0,)]), "pair"),
         Case(f"{g.game} turn_name of three stones", lambda: notation.turn_name(g, [(0, 0)] * 3), "at most two"),
+        Case(f"{g.game} turn_name of two stones on a cell", lambda: notation.turn_name(g, [(on, 0), (on, 1)]),
+             "two stones on the same cell"),
+        Case(f"{g.game} action_name(True)", lambda: notation.action_name(s, True), "an action is an integer .* bool"),
+        Case(f"{g.game} action_name('3')", lambda: notation.action_name(s, "3"), "an action is an integer .* str"),
         Case(f"{g.game} highlight an int", lambda: to_svg(s, highlight=5), "list of cell"),
     ]
     for px in (0, -1, 10**9, float("inf"), float("nan"), "32", None, True, 2):
