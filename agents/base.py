@@ -110,6 +110,15 @@ def check_bool(what: str, value: Any) -> bool:
     raise ValueError(f"{what} must be true or false, got {value!r}")
 
 
+def check_position(agent: str, state: Any) -> None:
+    """ValueError unless ``state`` is a position of a running game (what ``act`` takes)."""
+    if not (hasattr(state, "legal_action_mask") and hasattr(state, "is_terminal")):
+        raise ValueError(f"{agent}: act takes a game position (a GameState or YinshState, e.g. "
+                         f"odd_env.game.make('xodd', 9).new_state()), got {type(state).__name__}")
+    if state.is_terminal:
+        raise ValueError("the game is over")
+
+
 def check_board(agent: Agent, game: Game, label: str | None = None) -> None:
     """Raise ValueError if ``agent`` is tied to a game or board other than ``game`` (a trained network)."""
     own = agent.game
@@ -151,8 +160,11 @@ class Agent:
         raise NotImplementedError
 
     def reset(self, seed: int | None = None) -> None:
-        """Forget any game in progress; reseed when ``seed`` is given."""
+        """Forget any game in progress; reseed when ``seed`` (an integer >= 0) is given.
+
+        A bad seed raises ValueError before anything changes (subclasses call this first)."""
         if seed is not None:
+            seed = check_int(f"{self.name} reset seed", seed, 0)
             self.seed = seed
             self.rng = np.random.default_rng(seed)
 
@@ -179,14 +191,25 @@ class Agent:
         outside it raises ``RuntimeError`` (it would mean a bug, not a choice).
         """
         if isinstance(observation, Mapping):
+            if "observation" not in observation:
+                raise ValueError(f"an observation dict holds 'observation' (and 'action_mask'), got keys "
+                                 f"{list(observation)!r}")
             if action_mask is None:
                 action_mask = observation.get("action_mask")
             observation = observation["observation"]
         planes = np.asarray(observation)
         game = self.game if self.game is not None else infer_game(planes)
+        if action_mask is not None:
+            action_mask = np.asarray(action_mask)
+            if action_mask.shape != (game.num_actions,):
+                raise ValueError(f"the action mask of {game.label} has shape ({game.num_actions},), "
+                                 f"got {action_mask.shape}")
+            if not action_mask.any():
+                raise ValueError("the action mask allows no action: the game is over (or the mask is not "
+                                 "this player's)")
         state = game.from_observation(planes)
         action = int(self.act(state))
-        if action_mask is not None and not np.asarray(action_mask)[action]:
+        if action_mask is not None and not action_mask[action]:
             raise RuntimeError(f"{self.label} chose action {action}, which the action mask forbids")
         return action
 

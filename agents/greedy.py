@@ -50,7 +50,7 @@ from odd_env.core.geometry import Geometry
 from odd_env.core.state import GameState
 
 from ._xorshift import randbelow
-from .base import Agent, check_int, new_rng_state
+from .base import Agent, check_int, check_position, new_rng_state
 
 WIN = 1 << 20
 """Score of a pass that ends the game with a win (``-WIN``: a loss)."""
@@ -663,6 +663,7 @@ class GreedyAgent(Agent):
 
     def act(self, state: GameState) -> int:
         """Step 1: plan the best turn and play its first action; step 2: play the plan."""
+        check_position(self.name, state)
         if getattr(state, "game_name", None) not in ("xodd", "yodd"):
             raise ValueError(
                 f"greedy plays Xodd and Yodd only (it counts groups one turn ahead), not "

@@ -75,7 +75,7 @@ from odd_env.core.state import GameState
 from odd_env.game import Position
 
 from ._xorshift import randbelow, uniform
-from .base import Agent, check_bool, check_float, check_int, new_rng_state
+from .base import Agent, check_bool, check_float, check_int, check_position, new_rng_state
 from .greedy import WIN, action_scores, best_second, best_turn
 
 ROLLOUTS = ("auto", "random", "greedy")
@@ -400,8 +400,7 @@ class MCTSAgent(Agent):
 
     def act(self, state: Position) -> int:
         """Search from ``state`` and return the most visited action."""
-        if state.is_terminal:
-            raise ValueError("the game is over")
+        check_position(self.name, state)
         if self.network is not None and state.game is not self.game:
             raise ValueError(f"mcts: the network {self.network!r} plays {self.game.label}, "
                              f"not {state.game.label}")

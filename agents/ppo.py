@@ -94,7 +94,7 @@ from odd_env.symmetry import map_batch, symmetries
 from . import checkpoint as ckpt_io
 from . import load as load_agent
 from . import split_specs
-from .base import Agent, check_bool, check_board, check_float, check_int
+from .base import Agent, check_bool, check_board, check_float, check_int, check_position
 from .network import NetConfig, PolicyValueNet, check_device, masked_entropy, masked_logits
 
 CHECKPOINT_FORMAT = ckpt_io.FORMAT
@@ -988,6 +988,9 @@ class PPOAgent(Agent):
         if not states:
             return []
         for state in states:
+            if getattr(state, "game", None) is None:
+                raise ValueError(f"{self.label}: a game position (a GameState or YinshState) is needed, "
+                                 f"got {type(state).__name__}")
             if state.game is not self.game:
                 raise ValueError(f"this network plays {self.game.label}, not {state.game.label}")
         obs = np.stack([s.observation() for s in states])
@@ -1010,6 +1013,7 @@ class PPOAgent(Agent):
 
     def act(self, state: Position) -> int:
         """The network's move for the player to act."""
+        check_position(self.label, state)
         probs, _ = self.policy_value(state)
         if self.greedy:
             return int(np.argmax(probs))

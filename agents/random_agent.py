@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from odd_env.game import Position
 
-from .base import Agent
+from .base import Agent, check_position
 
 
 class RandomAgent(Agent):
@@ -14,7 +14,6 @@ class RandomAgent(Agent):
 
     def act(self, state: Position) -> int:
         """A uniformly random legal action."""
-        if state.is_terminal:
-            raise ValueError("the game is over")
+        check_position(self.name, state)
         legal = state.legal_actions()
         return int(legal[self.rng.integers(len(legal))])

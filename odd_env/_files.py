@@ -32,6 +32,8 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, fsync: bool = Fa
     disk before the rename (for checkpoints).
     """
     path = check_path(path, what)
+    if path.exists() and not path.is_file():  # os.replace would put a file where a device or a pipe was
+        raise ValueError(f"{what} {os.fspath(path)!r} exists and is not a regular file: give the path of a file")
     if path.parent != Path(""):
         path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")

@@ -20,6 +20,7 @@ from agents.random_agent import RandomAgent
 from odd_env.core import GameState, hexhex, square
 from odd_env.notation import parse_cell
 from odd_env.positions import from_ascii
+from odd_env.game import make as make_game
 from odd_env.records import GameRecord
 
 BOARDS = [square(4), square(5), hexhex(3), hexhex(4)]
@@ -817,3 +818,44 @@ def test_arena_help_shows_a_plain_percent_sign(capsys):
         arena_main(["--help"])
     out = capsys.readouterr().out
     assert "95% intervals" in out and "%%" not in out
+
+
+# ------------------------------------------------------------------ bad input to any agent
+
+
+def _finished_xodd7():
+    state = make_game("xodd", 7).new_state()
+    rng = np.random.default_rng(0)
+    while not state.is_terminal:
+        state.apply(int(rng.choice(state.legal_actions())))
+    return state
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "mcts:simulations=5", "ppo:pretrained=xodd7"])
+def test_every_agent_refuses_what_is_not_a_running_position(spec):
+    if spec.startswith("ppo"):
+        pytest.importorskip("torch")
+    agent = agents.load(spec, seed=1)
+    with pytest.raises(ValueError, match="the game is over"):
+        agent.act(_finished_xodd7())  # (a network once answered with an action anyway)
+    for bad in (None, "Bc4", np.zeros((12, 7, 7), np.int8)):
+        with pytest.raises(ValueError, match="act takes a game position"):
+            agent.act(bad)
+    # the observation form: the mask must be the game's, and allow something
+    state = make_game("xodd", 7).new_state()
+    obs, mask = state.observation(), state.legal_action_mask()
+    for bad_mask, message in [(np.zeros_like(mask), "allows no action"), (mask[:10], r"shape \(99,\), got \(10,\)"),
+                              (np.ones(485, np.int8), r"got \(485,\)")]:
+        with pytest.raises(ValueError, match=message):
+            agent(obs, bad_mask)
+    with pytest.raises(ValueError, match="holds 'observation'"):
+        agent({"planes": obs})
+    assert mask[agent({"observation": obs, "action_mask": mask})]
+
+
+def test_a_bad_reset_seed_changes_nothing():
+    agent = agents.load("mcts", simulations=5, seed=1)
+    for bad in (-1, True, [1, 2], "a", 1.5):
+        with pytest.raises(ValueError, match="mcts reset seed must be an integer >= 0"):
+            agent.reset(seed=bad)
+    assert agent.seed == 1 and agents.load("mcts", **agent.options).seed == 1

@@ -1,5 +1,8 @@
 """Notation (cells, stones, turns, actions) and game records: round trips, replay, errors."""
 
+import os
+import stat
+
 import numpy as np
 import pytest
 
@@ -303,6 +306,12 @@ def test_paths_are_files_and_a_byte_order_mark_is_skipped(tmp_path):
             record.save(bad)  # an int would be a file descriptor, written and closed
         with pytest.raises(ValueError, match=message):
             GameRecord.load(bad)
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)  # not a regular file: never replaced by one (as root, a device file would be)
+    with pytest.raises(ValueError, match="exists and is not a regular file"):
+        record.save(fifo)
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    fifo.unlink()
     record.save(tmp_path / "new" / "game.txt")  # folders made as needed, no temporary file left
     assert sorted(p.name for p in tmp_path.rglob("*")) == ["game.txt", "new"]
     assert GameRecord.load(tmp_path / "new" / "game.txt").actions == record.actions
