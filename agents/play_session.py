@@ -177,7 +177,10 @@ class OddAdapter(GameAdapter):
         return GameState(self.geometry)
 
     def fits(self, agent: Agent) -> str | None:
-        """Agents built for one board (a network) must be built for this one."""
+        """Agents built for one game and board (a network, or a search guided by one) must be built for this one."""
+        own = getattr(agent, "game", None)
+        if own is not None and (own.name, own.size) != (self.game, self.size):
+            return f"{agent.label} plays {own.label}, not {self.game} {self.size}"
         g = getattr(agent, "geometry", None)
         if g is None or g is self.geometry:
             return None

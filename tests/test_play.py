@@ -657,3 +657,15 @@ def test_yinsh_a_line_holds_decisions_of_one_player_only():
     with pytest.raises(ValueError, match="'F6' cannot follow 'E5': black decides next"):
         s.play_text("E5 F6")
     assert s.actions == []
+
+
+def test_a_search_guided_by_another_boards_network_is_refused_up_front():
+    pytest.importorskip("torch")
+    # the network's board, not the agent's geometry (a search has none), decides
+    with pytest.raises(ValueError, match="the opponent cannot play this board: .*network=yodd6 plays yodd 6, "
+                                         "not yodd 4"):
+        PlaySession("yodd", 4, opponent="mcts:network=yodd6,simulations=4")
+    with pytest.raises(ValueError, match="the hint agent cannot play this board"):
+        PlaySession("xodd", 9, opponent="random", hint="mcts:network=xodd13,simulations=4")
+    s = PlaySession("yodd", 6, opponent="mcts:network=yodd6,simulations=4", human="white", seed=0)
+    assert len(s.moves) >= 1 and s.your_turn  # its own board: it opens
