@@ -53,6 +53,8 @@ import time
 from pathlib import Path
 from typing import Sequence, TextIO
 
+from odd_env._files import check_can_make_dir, check_path
+
 from .play_session import ADAPTERS, DEFAULT_SIZES, PlaySession, load_record
 
 COMMANDS = """commands:
@@ -141,8 +143,19 @@ class TerminalGame:
 
     def stopped(self, why: str) -> None:
         """Save the unfinished game and say where."""
-        path = self.session.save(self.save_path)
-        self.say(f"{why}; record saved to {path} (go on with: python -m agents.play --load {path})")
+        path = self._save()
+        if path is not None:
+            self.say(f"{why}; record saved to {path} (go on with: python -m agents.play --load {path})")
+
+    def _save(self) -> Path | None:
+        """Save the record to the save path; if that fails, say why and print the record (nothing is lost)."""
+        try:
+            return self.session.save(self.save_path)
+        except (OSError, ValueError) as e:
+            self.say(f"could not save the record to {self.save_path}: {getattr(e, 'strerror', None) or e}; "
+                     "here it is, to keep by hand:")
+            self.say(self.session.record_text().rstrip("\n"))
+            return None
 
     def _play(self) -> int:
         s = self.session
@@ -164,8 +177,9 @@ class TerminalGame:
                 continue
             self.replies()
             self.board()
-        path = s.save(self.save_path)  # the board above says the result and the group counts
-        self.say(f"record saved to {path}")
+        path = self._save()  # the board above says the result and the group counts
+        if path is not None:
+            self.say(f"record saved to {path}")
         return 0
 
     def command(self, line: str) -> bool:
@@ -197,8 +211,8 @@ class TerminalGame:
                 return True
             try:
                 path = s.save(rest)
-            except OSError as e:
-                self.say(f"could not save to {rest}: {e.strerror or e}")
+            except (OSError, ValueError) as e:  # ValueError: a directory, a device
+                self.say(f"could not save to {rest}: {getattr(e, 'strerror', None) or e}")
                 return True
             self.say(f"record saved to {path}")
         elif word in ("board", "show"):
@@ -270,6 +284,13 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
     try:
+        if args.seed is not None and args.seed < 0:
+            raise ValueError(f"--seed must be an integer >= 0, got {args.seed}")
+        if args.save:  # checked before the game, which would otherwise be lost at its end
+            save = check_path(args.save, "--save")
+            if save.exists() and not save.is_file():
+                raise ValueError(f"--save {args.save} exists and is not a regular file")
+            check_can_make_dir(save.parent, "the --save folder")
         session = make_session(args)
     except ValueError as e:
         parser.print_usage(sys.stderr)

@@ -48,7 +48,7 @@ from odd_env.yinsh_render import to_text as yinsh_text
 from odd_env.yinsh_render import yinsh_layout
 
 from . import load
-from .base import Agent
+from .base import Agent, check_float, check_int
 
 
 # ---------------------------------------------------------------- the game adapter
@@ -598,6 +598,7 @@ class PlaySession:
         actions: Sequence[int] = (),
         variant: str | None = None,
     ):
+        seed = None if seed is None else check_int("seed", seed, 0)
         if opponent is None:  # the game's default agent: the game must be known without one
             self.adapter = adapter(game or "xodd", board_size, variant or "")
             opponent = self.adapter.default_agent
@@ -608,8 +609,9 @@ class PlaySession:
         if game is None:
             game = own.name if own is not None else "xodd"
         if own is not None and own.name == game:
-            if board_size is None and getattr(agent, "geometry", None) is not None:
-                board_size = own.size  # a network's board (an agent of a game's default board sets none)
+            tied = getattr(agent, "geometry", None) is not None or agent.network_sha256 is not None
+            if board_size is None and tied:
+                board_size = own.size  # a network's board, or a search's network's (an agent of a game's default board sets none)
             if variant is None:
                 variant = own.variant
         self.adapter = adapter(game, board_size, variant or "")

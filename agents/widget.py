@@ -51,7 +51,9 @@ except ImportError as e:  # pragma: no cover - depends on the environment
         "agents.widget needs anywidget: pip install -e \".[notebooks]\" (or pip install anywidget)"
     ) from e
 
-from .base import Agent
+from odd_env.render import CELL_PX_RANGE
+
+from .base import Agent, check_float
 from .play_session import PlaySession
 
 CELL_PX = 40
@@ -98,7 +100,7 @@ class PlayWidget(anywidget.AnyWidget):
         """A widget showing ``session``, drawn with ``cell_px`` pixels between adjacent cells."""
         super().__init__(**kwargs)
         self.session = session
-        self.cell_px = float(cell_px)
+        self.cell_px = check_float("cell_px (pixels between adjacent cells)", cell_px, *CELL_PX_RANGE)
         points, radius = session.adapter.click_points(self.cell_px)
         self.points = [list(p) for p in points]
         self.pick_radius = radius

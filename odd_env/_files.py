@@ -35,6 +35,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, fsync: bool = Fa
     if path.exists() and not path.is_file():  # os.replace would put a file where a device or a pipe was
         raise ValueError(f"{what} {os.fspath(path)!r} exists and is not a regular file: give the path of a file")
     if path.parent != Path(""):
+        check_can_make_dir(path.parent, f"the folder of {what}")
         path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     raw = data.encode("utf-8") if isinstance(data, str) else bytes(data)

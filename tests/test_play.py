@@ -325,6 +325,32 @@ def test_bad_choice_and_a_load_of_another_board_exit_2(tmp_path, capsys):
     assert "is a game of xodd 4, not yodd 4" in capsys.readouterr().err
 
 
+def test_save_paths_are_checked_first_and_a_failed_save_loses_nothing(tmp_path, capsys, monkeypatch):
+    (tmp_path / "afile").write_text("")
+    for argv, message in [(["--save", str(tmp_path)], "is a directory"),
+                          (["--save", str(tmp_path / "afile" / "g.txt")], "the --save folder .* is a file"),
+                          (["--seed", "-1"], "--seed must be an integer >= 0, got -1")]:
+        assert main(["--board-size", "4", "--opponent", "random", *argv], stdin=io.StringIO(""),
+                    stdout=io.StringIO()) == 2
+        assert re.search(message, capsys.readouterr().err)
+    out = io.StringIO()  # the save command: one line saying why, and the game goes on
+    assert main(["--board-size", "4", "--opponent", "random", "--save", str(tmp_path / "g.txt")],
+                stdin=io.StringIO(f"save {tmp_path}\nquit\n"), stdout=out) == 0
+    assert f"could not save to {tmp_path}: record path" in out.getvalue()
+    assert (tmp_path / "g.txt").is_file()
+
+    def full(self, path):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(PlaySession, "save", full)  # the save at the end fails: the record is printed
+    out = io.StringIO()
+    assert main(["--board-size", "4", "--opponent", "random", "--save", str(tmp_path / "h.txt")],
+                stdin=io.StringIO("a1\nquit\n"), stdout=out) == 0
+    text = out.getvalue()
+    assert "could not save the record to" in text and "No space left on device" in text
+    assert "here it is, to keep by hand:" in text and "xodd 4" in text and "Ba1" in text
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_terminal_colours_on_a_tty_and_ctrl_c_saves(tmp_path):
     pty = pytest.importorskip("pty")
@@ -669,3 +695,16 @@ def test_a_search_guided_by_another_boards_network_is_refused_up_front():
         PlaySession("xodd", 9, opponent="random", hint="mcts:network=xodd13,simulations=4")
     s = PlaySession("yodd", 6, opponent="mcts:network=yodd6,simulations=4", human="white", seed=0)
     assert len(s.moves) >= 1 and s.your_turn  # its own board: it opens
+    s = PlaySession(opponent="mcts:network=yodd6,simulations=4")  # no game or size given: the network's
+    assert (s.adapter.game, s.adapter.size) == ("yodd", 6)
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    (dict(cell_px="a"), r"cell_px .* must be a finite number in \[4, 128\], got 'a'"),
+    (dict(cell_px=1000), "got 1000"),
+    (dict(seed=-1), "seed must be an integer >= 0, got -1"),
+    (dict(seed="a"), "seed must be an integer >= 0, got 'a'"),
+])
+def test_widget_arguments_say_what_is_wrong(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        widget(**kwargs)
