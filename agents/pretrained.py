@@ -27,6 +27,7 @@ also checks it against its index entry, so a replaced file is refused.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -130,7 +131,15 @@ def pretrained_networks(folder: str | Path | None = None) -> list[PretrainedNetw
     ``folder`` reads another folder laid out the same way (tests, or networks
     you keep yourself); by default the package's own.
     """
-    folder = network_dir() if folder is None else Path(folder)
+    if folder is None:
+        folder = network_dir()
+    else:
+        if not isinstance(folder, (str, os.PathLike)):
+            raise ValueError(f"folder must be a path (a str or os.PathLike) or None, got {type(folder).__name__}: "
+                             f"{folder!r}")
+        folder = Path(folder)
+        if not folder.is_dir():
+            raise ValueError(f"no networks folder at {folder}" + (" (it is a file)" if folder.exists() else ""))
     index = _read_index(folder)
     nets = [_entry(name, index[name], folder) for name in index]
     return sorted(nets, key=lambda n: (n.game, n.variant, n.board_size, n.name))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -29,13 +30,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from agents import split_specs  # noqa: E402
-from agents.arena import JournalError  # noqa: E402
+from odd_env._files import check_can_make_dir, write_atomic  # noqa: E402
 from agents.pretrained import INDEX_NAME, network_dir, pretrained_networks  # noqa: E402
 from agents.pretrained import _read_index as read_index  # noqa: E402  (the package's reader: corrupt files named)
 
 
 def write_index(folder: Path, index: dict) -> None:
-    (folder / INDEX_NAME).write_text(json.dumps(index, indent=1, sort_keys=True) + "\n")
+    write_atomic(folder / INDEX_NAME, json.dumps(index, indent=1, sort_keys=True) + "\n", what="index")
+
+
+def check_name(name: str) -> str:
+    """``name`` if it can name a shipped network (its file is NAME.pt in the folder), else ValueError."""
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name) or name.endswith(".pt"):
+        raise ValueError(f"a network name is letters, digits, '_', '.' and '-', starting with a letter or digit "
+                         f"(e.g. yodd6), without .pt: its file is NAME.pt in the folder; got {name!r}")
+    return name
 
 
 def add(name: str, src: str, command: str, folder: Path, refit_command: str = "") -> None:
@@ -43,6 +52,7 @@ def add(name: str, src: str, command: str, folder: Path, refit_command: str = ""
 
     from agents import checkpoint as ckpt_io
 
+    check_name(name)
     src_meta = ckpt_io.load(src)  # verified before anything is written
     if "refit" in src_meta and not refit_command:
         raise ValueError(f"{src} is a refit network (python -m agents.refit): give --refit-command too")
@@ -112,8 +122,26 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
             journal_dir: Path | None = None, resume: bool = False) -> None:
     import agents
     from agents.arena import round_robin
+    from agents.base import check_board
+    from agents.pretrained import get_pretrained
+    from odd_env._files import check_can_make_dir
+    from odd_env.game import make as make_game
 
-    net = {n.name: n for n in pretrained_networks(folder)}[name]
+    # Everything checked before the first game: a bad opponent once failed after the others' rows were written.
+    if games < 2 or games % 2:
+        raise ValueError(f"--games must be even and >= 2 (half with each colour), got {games}")
+    if seed < 0:
+        raise ValueError(f"--seed must be an integer >= 0, got {seed}")
+    if workers < 1:
+        raise ValueError(f"--workers must be an integer >= 1, got {workers}")
+    if not opponents:
+        raise ValueError("--opponents names no opponent (e.g. --opponents random,greedy,mcts:simulations=200)")
+    net = get_pretrained(name, folder)  # ValueError if unlisted or its file is missing
+    game = make_game(net.game, net.board_size or None, net.variant)
+    for spec in opponents:
+        check_board(agents.load(spec), game, spec)
+    if journal_dir is not None:
+        check_can_make_dir(journal_dir, "--journal-dir")
     player = agents.load("ppo", path=str(net.path), greedy=True)
     index = read_index(folder)
     rows = [r for r in index[name].get("strength", []) if r["opponent"] not in opponents]
@@ -187,28 +215,23 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("table", help="print every shipped network's strength table")
     args = parser.parse_args(argv)
     folder = args.folder or network_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    if args.action == "add":
-        try:
+    try:  # every mistake (a bad name, spec or path, another round robin's journal) is one message, exit 2
+        if args.action == "add":
+            check_can_make_dir(folder, "--folder")
+            folder.mkdir(parents=True, exist_ok=True)  # a new folder of your own networks
             add(args.name, args.checkpoint, args.train_command, folder, args.refit_command)
-        except ValueError as exc:
-            parser.error(str(exc))
-    elif args.action == "add-search":
-        try:
+        elif args.action == "add-search":
             add_search(args.name, args.network, args.refit_command, folder)
-        except (ValueError, OSError) as exc:
-            parser.error(str(exc))
-    elif args.action == "measure":
-        names = [n.name for n in pretrained_networks(folder)]
-        if args.name not in names:
-            parser.error(f"no network named {args.name!r} in {folder}; there are: {', '.join(names) or 'none'}")
-        try:
+        elif args.action == "measure":
+            names = [n.name for n in pretrained_networks(folder)]
+            if args.name not in names:
+                raise ValueError(f"no network named {args.name!r} in {folder}; there are: {', '.join(names) or 'none'}")
             measure(args.name, split_specs(args.opponents), args.games, args.seed, args.workers, folder,
                     args.journal_dir or Path("runs") / "measure" / args.name, args.resume)
-        except JournalError as exc:  # the journal of other games
-            parser.error(str(exc))
-    else:
-        print(table(folder))
+        else:
+            print(table(folder))
+    except (ValueError, OSError) as exc:  # JournalError is a ValueError
+        parser.error(str(exc))
     return 0
 
 

@@ -1,6 +1,7 @@
 """Pretrained networks: the shipped ones play and beat random; the loading mechanism and its errors."""
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -172,6 +173,42 @@ def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tm
     unknown = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
                               "measure", "tiny5"], capture_output=True, text=True, cwd=ROOT)
     assert unknown.returncode == 2 and "no network named 'tiny5'" in unknown.stderr and "tiny4" in unknown.stderr
+
+
+def _bench_main():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("bench_pretrained", ROOT / "benchmarks" / "pretrained.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.main
+
+
+def test_the_shipping_script_checks_everything_before_it_writes(folder, tmp_path, capsys):
+    main = _bench_main()
+    (tmp_path / "afile").write_text("")
+    measure = ["--folder", str(folder), "measure", "tiny4", "--games", "2", "--journal-dir", str(tmp_path / "j")]
+    index = (folder / "index.json").read_text()
+    for argv, message in [
+        (measure + ["--opponents", "random,mcts:simulations=0"], "mcts option simulations must be an integer >= 1"),
+        (measure + ["--opponents", ""], "--opponents names no opponent"),
+        (measure + ["--opponents", "random", "--games", "3"], "--games must be even and >= 2"),
+        (measure + ["--opponents", "random", "--seed", "-1"], "--seed must be an integer >= 0"),
+        (measure + ["--opponents", "random", "--workers", "0"], "--workers must be an integer >= 1"),
+        (measure[:-1] + [str(tmp_path / "afile"), "--opponents", "random"], "--journal-dir .* is a file"),
+        (["--folder", str(tmp_path / "afile"), "table"], "no networks folder at .*afile \\(it is a file\\)"),
+        (["--folder", str(tmp_path / "nowhere"), "table"], "no networks folder at"),
+        (["--folder", str(folder), "add", "../escaped", str(folder / "tiny4.pt"), "--command", "x"],
+         "a network name is letters, digits"),
+        (["--folder", str(folder), "add", "", str(folder / "tiny4.pt"), "--command", "x"], "a network name"),
+        (["--folder", str(folder), "add", "t5", str(tmp_path / "none.pt"), "--command", "x"], "no checkpoint at"),
+    ]:
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        assert exit_.value.code == 2, argv
+        assert re.search(message, capsys.readouterr().err), (argv, message)
+        assert (folder / "index.json").read_text() == index  # nothing written
+    assert not (tmp_path / "j").exists() and not (folder.parent / "escaped.pt").exists()
 
 
 def test_export_keeps_the_network_and_drops_the_run(tmp_path):
