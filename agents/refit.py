@@ -47,6 +47,7 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
+from odd_env._files import check_can_make_dir, check_path
 from odd_env.game import make as make_game
 
 from . import checkpoint as ckpt_io
@@ -216,7 +217,11 @@ def refit(source: str | Path, out: str | Path, opts: RefitOptions = RefitOptions
     opts.check()
     check_int("--threads", threads, 1)
     path = network_file(source)
-    out = Path(out)
+    out = check_path(out, "the output")  # the output's path is checked before hours of self-play
+    if out.exists() and not out.is_file():
+        raise ValueError(f"the output {out} exists and is not a regular file")
+    if out.parent != Path(""):
+        check_can_make_dir(out.parent, "the output's folder")
     if out.resolve() == path.resolve():
         raise ValueError(f"the output {out} is the source network: write the refit network to another file")
     ckpt = ckpt_io.load(path)
@@ -282,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     source, out, threads = args.pop("source"), args.pop("out"), args.pop("threads")
     try:
         refit(source, out, RefitOptions(**args), threads=threads)
-    except (ValueError, FileNotFoundError) as err:
+    except (ValueError, OSError) as err:
         parser.error(str(err))
     print(f"wrote {out}")
     return 0

@@ -107,6 +107,12 @@ def test_refit_refuses_bad_input_and_writes_nothing(source, tmp_path):
         refit(source, tmp_path / "x.pt", RefitOptions(games=10, num_games=10, explore_plies=500), progress=False)
     with pytest.raises(FileNotFoundError, match="nor a pretrained name"):
         refit(tmp_path / "missing.pt", tmp_path / "x.pt", FAST, progress=False)
+    # an output that cannot be written is refused before the self-play, not after it
+    (tmp_path / "afile").write_text("")
+    for out, message in [(tmp_path / "afile" / "x.pt", "the output's folder .* is a file"),
+                         (tmp_path, "is a directory"), (3, "must be a file path")]:
+        with pytest.raises(ValueError, match=message):
+            refit(source, out, RefitOptions(games=10**6), progress=False)  # would take hours
     assert not (tmp_path / "x.pt").exists()
     out = subprocess.run([sys.executable, "-m", "agents.refit", str(source), str(tmp_path / "x.pt"), "--epochs", "0"],
                          capture_output=True, text=True, cwd=ROOT)
