@@ -455,3 +455,18 @@ def test_decision_names_and_action_strings():
     assert s.action_to_string(PASS_ACTION) == "pass" and s.parse_action("pass") == PASS_ACTION
     with pytest.raises(ValueError, match="chosen ring is on E4"):
         s.parse_action("E5-E10")
+
+
+def test_observation_arguments_are_checked_like_xodds():
+    s = YinshState()
+    for viewer in (2, -1, 1.5, "black", True):
+        with pytest.raises(ValueError, match="viewer must be 0 \\(white\\), 1 \\(black\\) or None"):
+            s.observation(viewer)
+    strided = np.zeros((24, 11, 22), np.int8)[:, :, ::2]  # reshape would fill a copy, leaving it untouched
+    for out in (strided, np.zeros((24, 11, 11)), np.zeros((24, 11, 10), np.int8), "planes"):
+        with pytest.raises(ValueError, match="out must be a C-contiguous, writeable int8\\[24, 11, 11\\] array"):
+            s.observation(out=out)
+    out = np.zeros((24, 11, 11), np.int8)
+    assert s.observation(np.int64(1), out=out) is out and np.array_equal(out, s.observation(1))
+    with pytest.raises(ValueError, match="blitz must be True, False or None, got 'no'"):
+        YinshState(blitz="no")

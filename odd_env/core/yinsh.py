@@ -170,6 +170,8 @@ class YinshState:
 
     def __init__(self, blitz: bool | None = None, data: np.ndarray | None = None):
         """A new game, or a wrapper (no copy) around the state vector ``data``."""
+        if blitz is not None and not isinstance(blitz, (bool, np.bool_)):
+            raise ValueError(f"blitz must be True, False or None, got {blitz!r}")
         t = tables()
         size = K.state_size(t.n)
         if data is None:
@@ -391,9 +393,19 @@ class YinshState:
         t = tables()
         if viewer is None:
             viewer = self.to_move
+        else:
+            v = _as_action(viewer)  # an integer scalar, not a bool
+            if v not in (0, 1):
+                raise ValueError(f"viewer must be 0 (white), 1 (black) or None (the player to act), got {viewer!r}")
+            viewer = v
+        shape = (NUM_PLANES, 11, 11)
         if out is None:
-            out = np.empty((NUM_PLANES, 11, 11), dtype=np.int8)
-        K.observe_into(self.data, t.n, t.onboard, t.points, int(viewer), out.reshape(NUM_PLANES, t.n))
+            out = np.empty(shape, dtype=np.int8)
+        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == shape
+                  and out.flags.c_contiguous and out.flags.writeable):  # else reshape would fill a copy
+            got = f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray) else type(out).__name__
+            raise ValueError(f"out must be a C-contiguous, writeable int8{list(shape)} array, got {got}")
+        K.observe_into(self.data, t.n, t.onboard, t.points, viewer, out.reshape(NUM_PLANES, t.n))
         return out
 
     # ------------------------------------------------------------ explaining
