@@ -66,7 +66,8 @@ class Symmetry:
     :meth:`inverse`. Two symmetries are equal when all their maps are.
     """
 
-    __slots__ = ("game", "name", "cells", "actions", "_cell_source", "_plane_source", "_action_source")
+    __slots__ = ("game", "name", "cells", "actions", "_cell_source", "_plane_source", "_action_source",
+                 "_onboard", "_onboard_slice")
 
     def __init__(self, game: Game, name: str, cells: np.ndarray, plane_source: np.ndarray, actions: np.ndarray):
         """Wrap precomputed maps (use :func:`symmetries`: this checks nothing)."""
@@ -81,6 +82,9 @@ class Symmetry:
         self._action_source = np.argsort(actions)
         for a in (self.cells, self.actions, self._cell_source, self._plane_source, self._action_source):
             a.setflags(write=False)
+        n = game.height * game.width
+        self._onboard = np.asarray(game.onboard, dtype=bool).reshape(n)
+        self._onboard_slice = slice(game.onboard_plane * n, (game.onboard_plane + 1) * n)
 
     # ------------------------------------------------------------ mapping
     def map_planes(self, planes: np.ndarray) -> np.ndarray:
@@ -91,6 +95,11 @@ class Symmetry:
             raise ValueError(f"planes of {self.game.label} have shape (..., {', '.join(map(str, shape))}), "
                              f"got {planes.shape}")
         flat = planes.reshape(*planes.shape[:-3], -1)
+        # Xodd 7 and Yodd 4 planes have one shape: the on-board plane tells the boards apart.
+        on = flat[..., self._onboard_slice]
+        if not (on == self._onboard).all():
+            raise ValueError(f"these planes are not of {self.game.label}: their on-board plane differs (planes of "
+                             f"another game or board of the same shape, {shape}?)")
         return np.take(flat, self._plane_source, axis=-1).reshape(planes.shape)
 
     def map_mask(self, mask: np.ndarray) -> np.ndarray:
@@ -121,6 +130,8 @@ class Symmetry:
     # ------------------------------------------------------------ the group
     def then(self, other: Symmetry) -> Symmetry:
         """The map that applies this symmetry, then ``other``."""
+        if not isinstance(other, Symmetry):
+            raise ValueError(f"then takes a Symmetry (from symmetries(game)), got {type(other).__name__}")
         if other.game is not self.game:
             raise ValueError(f"cannot compose a symmetry of {self.game.label} with one of {other.game.label}")
         return Symmetry(self.game, f"{self.name}, then {other.name}", other.cells[self.cells],
@@ -252,6 +263,9 @@ def _group(game: Game) -> tuple[Symmetry, ...]:
 def symmetries(game: Game | str) -> list[Symmetry]:
     """The symmetry group of ``game``'s board (a :class:`~odd_env.game.Game` or a game name
     at its default size): 8 maps on the square, 12 on the hexagon; the identity first."""
+    if not isinstance(game, (Game, str)):
+        raise ValueError(f"symmetries takes a Game (odd_env.game.make('xodd', 9)) or a game name, "
+                         f"got {type(game).__name__}: {game!r}")
     return list(_group(make(game) if isinstance(game, str) else game))
 
 
@@ -264,6 +278,9 @@ def map_batch(
 ) -> tuple[np.ndarray | None, np.ndarray | None, np.ndarray | None]:
     """Map sample ``i`` of a batch by ``group[which[i]]``: observations ``(B, C, H, W)``,
     masks ``(B, A)`` and actions ``(B,)`` (each optional; None stays None). New arrays."""
+    if not group or not all(isinstance(s, Symmetry) for s in group) or len({s.game for s in group}) > 1:
+        raise ValueError("group must be symmetries of one game (symmetries(game), or some of them)")
+    obs, mask, actions = (None if x is None else np.asarray(x) for x in (obs, mask, actions))
     which = np.asarray(which)
     if which.ndim != 1 or which.dtype.kind not in "iu" or (which.size and not 0 <= which.min() <= which.max() < len(group)):
         raise ValueError(f"which must be a 1-d array of symmetry indices in [0, {len(group)}), got {which!r}")

@@ -154,3 +154,20 @@ def test_symmetries_pickle_and_refuse_bad_input():
         s.then(symmetries(make("yodd", 4))[1])
     with pytest.raises(ValueError, match="unknown game"):
         symmetries("chess")
+    # Xodd 7 and Yodd 4 planes have one shape (12, 7, 7): the on-board plane tells them apart
+    x7, y4 = symmetries(make("xodd", 7)), symmetries(make("yodd", 4))
+    yodd_planes = make("yodd", 4).new_state().observation()
+    with pytest.raises(ValueError, match=r"these planes are not of xodd 7: their on-board plane differs"):
+        x7[1].map_planes(yodd_planes)
+    with pytest.raises(ValueError, match="these planes are not of xodd 7"):
+        map_batch(x7, np.array([1]), obs=yodd_planes[None])
+    with pytest.raises(ValueError, match="symmetries of one game"):
+        map_batch(x7[:2] + y4[:1], np.array([0]), obs=yodd_planes[None])
+    with pytest.raises(ValueError, match="takes a Game .* or a game name, got int"):
+        symmetries(5)
+    with pytest.raises(ValueError, match="then takes a Symmetry"):
+        s.then(5)
+    # lists are taken as arrays
+    planes = make("yodd", 3).new_state().observation()
+    out, _, _ = map_batch(group, np.array([1]), obs=[planes.tolist()])
+    np.testing.assert_array_equal(out[0], s.map_planes(planes))
