@@ -102,6 +102,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     stay strings: ``parse_spec("mcts:simulations=200,c=1.4")`` is
     ``("mcts", {"simulations": 200, "c": 1.4})``.
     """
+    if not isinstance(spec, str):
+        raise ValueError(f"an agent spec is a string like 'greedy' or 'mcts:simulations=200', "
+                         f"got {type(spec).__name__}: {spec!r}")
     name, _, rest = spec.strip().partition(":")
     options: dict[str, Any] = {}
     for item in filter(None, (part.strip() for part in rest.split(","))):

@@ -49,6 +49,9 @@ def from_ascii(
     else:
         if not lines:
             raise ValueError("empty drawing")
+        glued = next((tok for ln in lines for tok in ln if len(tok) > 1), None)
+        if glued is not None:  # the size is read from the tokens: "..." would be one cell
+            raise ValueError(f"cells are separated by spaces (like '. X .'), got {glued!r}")
         size = len(lines[0]) if game == "xodd" else (len(lines) + 1) // 2
         g = make_geometry(game, size)
     if len(lines) != g.height:
@@ -94,6 +97,10 @@ def from_ascii(
 
 def to_ascii(state: GameState) -> str:
     """The board of ``state`` in the format :func:`from_ascii` reads (Yodd rows indented)."""
+    if not isinstance(state, GameState):
+        raise ValueError(f"to_ascii draws Xodd and Yodd positions (a GameState), got {type(state).__name__}"
+                         + (": draw YINSH with odd_env.yinsh_render.to_text" if type(state).__name__ == "YinshState"
+                            else ""))
     g = state.geometry
     sym = {0: ".", 1: "X", 2: "O"}
     out = []

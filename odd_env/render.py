@@ -71,6 +71,12 @@ _SQRT3 = math.sqrt(3.0)
 
 
 # ====================================================================== text
+def _check_state(state: object) -> None:
+    if not isinstance(state, GameState):
+        extra = " (YINSH positions are drawn by odd_env.yinsh_render)" if type(state).__name__ == "YinshState" else ""
+        raise ValueError(f"expected an Xodd or Yodd GameState, got {type(state).__name__}{extra}")
+
+
 def to_text(state: GameState, *, show_legal: bool = False) -> str:
     """The board as text with coordinates and the group counts.
 
@@ -81,6 +87,7 @@ def to_text(state: GameState, *, show_legal: bool = False) -> str:
     ``show_legal``: the status line also says when pass / end turn is legal
     (as in :func:`to_svg`).
     """
+    _check_state(state)
     g = state.geometry
     h, w = g.height, g.width
     board = state.board
@@ -356,6 +363,7 @@ def _scene(
     cell_px: float,
 ) -> tuple[list[_Shape], int, int]:
     """The shapes of the picture, with its width and height in pixels."""
+    _check_state(state)
     g = state.geometry
     lay = board_layout(g, cell_px)
     px = lay.cell_px

@@ -170,6 +170,7 @@ def _status_head(state: YinshState) -> str:
 
 def status_line(state: YinshState) -> str:
     """Who decides what (or the result), the rings removed and the pool."""
+    _check_state(state)
     w, b = state.rings_removed
     variant = ", blitz" if state.blitz else ""
     return f"{_status_head(state)}; rings removed: white {w}, black {b}; pool {state.pool}{variant}"

@@ -363,6 +363,9 @@ def test_load_by_name_and_spec():
     assert {"random", "greedy", "mcts", "ppo"} <= set(agents.available())
     with pytest.raises(ValueError, match="unknown agent"):
         agents.load("nobody")
+    for bad in (None, 5):
+        with pytest.raises(ValueError, match="an agent spec is a string like 'greedy'"):
+            agents.load(bad)
     with pytest.raises(ValueError, match="bad options"):
         agents.load("random:simulations=3")
     with pytest.raises(ValueError, match="malformed"):

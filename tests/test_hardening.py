@@ -465,6 +465,7 @@ def group_positions() -> list[Case]:
     g = square(3)
     return [
         Case("no legal action in step 2", lambda: from_ascii("xodd", STUCK, first_stone="a3"), "no legal action"),
+        Case("cells not separated", lambda: from_ascii("xodd", "...\n.X.\n..."), "cells are separated by spaces"),
         Case("step 2 with one stone", lambda: from_ascii("xodd", ". X .\n. . .\n. . .", first_stone="b3"),
              "at least 2 stones"),
         Case("drawing not text", lambda: from_ascii("xodd", None), "text"),

@@ -16,6 +16,7 @@ from odd_env.yinsh_render import (
     PIECE_COLOURS,
     RING_HOLE,
     RING_RADIUS,
+    status_line,
     to_rgb,
     to_svg,
     yinsh_layout,
@@ -266,6 +267,18 @@ def test_highlight_takes_point_names_or_indices():
 def test_bad_arguments_say_what_is_wrong():
     with pytest.raises(ValueError, match="expected a YinshState, got GameState"):
         to_svg(GameState(square(5)))
+    with pytest.raises(ValueError, match="expected a YinshState, got GameState"):
+        status_line(GameState(square(5)))
+    # and the other way round: the Xodd/Yodd pictures and drawings name the YINSH module
+    from odd_env import positions, render
+
+    for draw in (render.to_text, render.to_svg, render.to_rgb):
+        with pytest.raises(ValueError, match="got YinshState \\(YINSH positions are drawn by odd_env.yinsh_render\\)"):
+            draw(YinshState())
+        with pytest.raises(ValueError, match="expected an Xodd or Yodd GameState, got NoneType"):
+            draw(None)
+    with pytest.raises(ValueError, match="to_ascii draws Xodd and Yodd positions .* got YinshState"):
+        positions.to_ascii(YinshState())
     for bad in (0, 2, 500, "36", True):
         with pytest.raises(ValueError, match="cell_px must be a number of pixels from 4 to 128"):
             to_svg(YinshState(), cell_px=bad)
