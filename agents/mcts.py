@@ -136,6 +136,28 @@ def rollout(s, n, nbr, greedy, epsilon, rng):
     return s[m + K.M_WINNER]
 
 
+def _checked_policy_value(result: Any, state: Position) -> tuple[np.ndarray, float]:
+    """``policy_value_fn``'s answer as (priors, value), or ValueError saying what is wrong with it."""
+    if not (isinstance(result, (tuple, list)) and len(result) == 2):
+        raise ValueError(f"mcts: policy_value_fn must return (priors, value), got {type(result).__name__}")
+    priors, value = np.asarray(result[0], dtype=np.float64), result[1]
+    game = getattr(state, "game", None)
+    n = game.num_actions if game is not None else len(state.legal_action_mask())
+    if priors.shape != (n,):
+        raise ValueError(f"mcts: policy_value_fn's priors must be one number per action, shape ({n},), "
+                         f"got {priors.shape}")
+    if not (np.isfinite(priors).all() and (priors >= 0).all()):
+        raise ValueError("mcts: policy_value_fn's priors must be finite and >= 0")
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"mcts: policy_value_fn's value must be a number in [-1, 1], got {value!r}") from None
+    if not -1.0 <= value <= 1.0:  # NaN fails too
+        raise ValueError(f"mcts: policy_value_fn's value must be a number in [-1, 1] (for the player to act), "
+                         f"got {value}")
+    return priors, value
+
+
 def _value_for_first(state: Position) -> float:
     """The outcome of a finished game for player 0: 1 win, 0.5 draw, 0 loss."""
     return 0.5 * (1.0 + state.returns()[0])
@@ -483,9 +505,9 @@ class MCTSAgent(Agent):
         if node.terminal:
             return None
         if self.policy_value_fn is not None:
-            priors, value = self.policy_value_fn(node.state)
+            priors, value = _checked_policy_value(self.policy_value_fn(node.state), node.state)
             self._set_prior(node, priors)
-            return float(value)
+            return value
         return None
 
     @staticmethod
@@ -583,7 +605,8 @@ class MCTSAgent(Agent):
             results = [self.policy_value_fn(leaf.state) for leaf in leaves]
         out = []
         w = self._group_weight
-        for leaf, (priors, value) in zip(leaves, results):
+        for leaf, result in zip(leaves, results):
+            priors, value = _checked_policy_value(result, leaf.state)
             self._set_prior(leaf, priors)
             if w:
                 black, white = leaf.state.group_counts

@@ -285,3 +285,16 @@ def test_group_weight_blends_the_group_balance_into_the_leaf_values(tmp_path_fac
         MCTSAgent(policy_value_fn=lambda s: (np.ones(s.game.num_actions), 0.0), group_weight=0.5).act(blitz)
     on_yinsh = agents.load("mcts", network=yinsh, simulations=4, seed=0)  # no groups: the value alone
     assert blitz.legal_action_mask()[on_yinsh.act(blitz)] and on_yinsh._group_weight == 0.0
+
+
+def test_a_bad_policy_value_fn_is_named_not_a_crash():
+    game = make("xodd", 5)
+    state, n = game.new_state(), game.num_actions
+    for fn, message in [(lambda s: (np.ones(10), 0.0), r"priors must be one number per action, shape \(51,\), got \(10,\)"),
+                        (lambda s: (np.ones(n), float("nan")), "value must be a number in .* got nan"),
+                        (lambda s: (np.ones(n), 5.0), "got 5.0"),
+                        (lambda s: (-np.ones(n), 0.0), "priors must be finite and >= 0"),
+                        (lambda s: None, r"must return \(priors, value\), got NoneType")]:
+        for batch in (1, 4):  # one leaf at a time, and several per call
+            with pytest.raises(ValueError, match=message):
+                agents.load("mcts", policy_value_fn=fn, simulations=8, batch=batch).act(state)
