@@ -304,6 +304,8 @@ class MCTSAgent(Agent):
                         where = {"path": str(entry.search_path)}
                 player = PPOAgent(**where, symmetries=symmetries)
             except ValueError as err:
+                if str(err).startswith("ppo option symmetries"):  # the option is this agent's, passed on
+                    raise ValueError("mcts" + str(err)[len("ppo"):]) from None
                 raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
             policy_value_fn = player.policy_value
         if symmetries != 1 and player is None:

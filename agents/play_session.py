@@ -25,6 +25,7 @@ nothing else here.
 from __future__ import annotations
 
 import os
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from pathlib import Path
@@ -222,8 +223,13 @@ class OddAdapter(GameAdapter):
         except ValueError as stone_error:
             try:  # a bare cell: a stone of the mover's colour
                 return stone_action(state, parse_cell(self.geometry, word), state.to_move)
-            except ValueError:
-                raise stone_error from None
+            except ValueError as cell_error:
+                w = word.strip()
+                if re.fullmatch(r"[A-Za-z][0-9]+", w):  # a cell, wrong for this board
+                    raise cell_error from None
+                if len(w) > 1 and w[0].upper() in "BW" and re.fullmatch(r"[A-Za-z][0-9]+", w[1:]):
+                    raise stone_error from None  # a stone with a cell, wrong for this board
+                raise ValueError(f"{w!r} is not a move: expected {self.move_help}") from None
 
     def action_name(self, state: GameState, action: int) -> str:
         """``Bc4``, ``pass`` or ``end``."""

@@ -172,7 +172,7 @@ def test_batch_and_c_options(xodd4):
         agents.load("mcts", network=xodd4, batch=0)
     with pytest.raises(ValueError, match="mcts option symmetries=2 averages .* it needs network="):
         agents.load("mcts", symmetries=2)
-    with pytest.raises(ValueError, match="ppo option symmetries must be an integer from 1 .* to 8"):
+    with pytest.raises(ValueError, match="mcts option symmetries must be an integer from 1 .* to 8"):
         agents.load("mcts", network=xodd4, symmetries=9)
 
 

@@ -79,8 +79,9 @@ def test_random_colour_repeats_under_a_seed():
 
 @pytest.mark.parametrize("line, message", [
     ("", "empty move"),
-    ("foo", "malformed stone 'foo'"),
+    ("foo", "'foo' is not a move: expected a stone of either colour"),
     ("Bz9", "not on the xodd 5 board"),
+    ("z9", "cell 'z9' is not on the xodd 5 board"),
     ("Bc3,Wd4", "ends black's turn"),
     ("Bc3,Wd4,Be1", "3 parts"),
     ("pass", "Black may not pass on the first turn"),
@@ -252,7 +253,7 @@ def test_terminal_plays_a_scripted_game(tmp_path):
     assert "   a  b  c  d  e" in text and "your turn (black), first turn: one stone" in text
     for line in (
         "you (black)> Bc3,Wd4\nBc3 ends black's turn (Black's first turn is one stone), so 'Wd4' cannot follow it",
-        "you (black)> foo\nmalformed stone 'foo'",
+        "you (black)> foo\n'foo' is not a move: expected a stone",
         "you (black)> pass\npass is illegal: Black may not pass on the first turn",
         "you (black)> undo\nnothing to undo: you have not moved yet",
         "you (black)> Wc3\nWc3 is illegal: c3 is occupied by a black stone",
