@@ -519,6 +519,9 @@ class Trainer:
     """Everything a run holds: network, optimizer, engine, pool, counters and RNGs."""
 
     def __init__(self, args: Args):
+        if not isinstance(args, Args):
+            raise ValueError(f"Trainer takes an agents.ppo.Args (e.g. Args(game='xodd', board_size=9)), "
+                             f"got {type(args).__name__}")
         validate_args(args)
         self.args = args
         G = game_of(args)
@@ -529,14 +532,23 @@ class Trainer:
         self.scripted = [agent for _, agent in scripted]
         self.eval_agents = build_agents(args.eval_opponents, G, "--eval-opponents")
         self.device = check_device(args.device, "--device")
-        if self.device.type == "cpu":
-            torch.set_num_threads(args.threads)
-        self.config = NetConfig.for_game(G, channels=args.channels, blocks=args.blocks)
-        self._seed_everything(args.seed)
-        self.net = PolicyValueNet(self.config).to(self.device)
-        self.init_sha256 = ""
-        if args.init_from and not args.resume:  # (a resumed run's weights come from its checkpoint)
-            self.init_sha256, _ = init_weights(self.net, args.init_from)
+        # The process-wide settings this changes are put back if it fails (a bad --init-from, say).
+        saved = (random.getstate(), np.random.get_state(), torch.get_rng_state(), torch.get_num_threads())
+        try:
+            if self.device.type == "cpu":
+                torch.set_num_threads(args.threads)
+            self.config = NetConfig.for_game(G, channels=args.channels, blocks=args.blocks)
+            self._seed_everything(args.seed)
+            self.net = PolicyValueNet(self.config).to(self.device)
+            self.init_sha256 = ""
+            if args.init_from and not args.resume:  # (a resumed run's weights come from its checkpoint)
+                self.init_sha256, _ = init_weights(self.net, args.init_from)
+        except BaseException:
+            random.setstate(saved[0])
+            np.random.set_state(saved[1])
+            torch.set_rng_state(saved[2])
+            torch.set_num_threads(saved[3])
+            raise
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr, eps=1e-5)
         self.pool = OpponentPool(self.config, args.pool_size, self.device)
         self.engine = G.new_batch(args.num_games)
@@ -779,13 +791,50 @@ class Trainer:
     def restore(self, ckpt: dict[str, Any]) -> None:
         """Continue from a checkpoint (as :func:`load_checkpoint` returns it) of a run with these arguments.
 
-        Raises ValueError saying what does not fit. A new ``lr`` (allowed on
-        resume) replaces the saved one from the next update.
+        Raises ValueError saying what does not fit, and then the trainer is as
+        it was (network, optimizer, games, pool, counters and every random
+        generator). A new ``lr`` (allowed on resume) replaces the saved one
+        from the next update.
         """
+        before = self._state()
         try:
             self._restore(ckpt)
-        except (KeyError, IndexError, TypeError, RuntimeError) as err:
-            raise ValueError(f"cannot resume from this checkpoint: {type(err).__name__}: {err}") from err
+        except BaseException as err:
+            self._set_state(before)
+            if isinstance(err, (KeyError, IndexError, TypeError, RuntimeError)):
+                raise ValueError(f"cannot resume from this checkpoint: {type(err).__name__}: {err}") from err
+            raise
+
+    def _state(self) -> dict[str, Any]:
+        """A copy of everything :meth:`restore` changes, for :meth:`_set_state` to put back."""
+        return {
+            "net": copy.deepcopy(self.net.state_dict()), "optimizer": copy.deepcopy(self.optimizer.state_dict()),
+            "engine": self.engine.get_states(), "pool": [dict(s) for s in self.pool.snapshots],
+            "seats": self.learner_seat.copy(), "opponent": self.opponent.copy(),
+            "scripted": [agent.get_state() for agent in self.scripted],
+            "counters": (self.global_step, self.update, self.episodes, self.train_seconds, self.init_sha256),
+            "rng": (random.getstate(), np.random.get_state(), self.np_rng.bit_generator.state, torch.get_rng_state(),
+                    torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None),
+        }
+
+    def _set_state(self, state: dict[str, Any]) -> None:
+        self.net.load_state_dict(state["net"])
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.engine.set_states(state["engine"])
+        self.pool.snapshots = state["pool"]
+        self.pool._nets.clear()
+        self.learner_seat[:] = state["seats"]
+        self.opponent[:] = state["opponent"]
+        for agent, saved in zip(self.scripted, state["scripted"]):
+            agent.set_state(saved)
+        self.global_step, self.update, self.episodes, self.train_seconds, self.init_sha256 = state["counters"]
+        py, npg, npr, tr, cuda = state["rng"]
+        random.setstate(py)
+        np.random.set_state(npg)
+        self.np_rng.bit_generator.state = npr
+        torch.set_rng_state(tr)
+        if cuda is not None:
+            torch.cuda.set_rng_state_all(cuda)
 
     def _restore(self, ckpt: dict[str, Any]) -> None:
         ckpt_io.check_metadata(ckpt, self.game.name, self.game.size)
@@ -819,6 +868,12 @@ class Trainer:
         counters = {k: ckpt[k] for k in ("global_step", "update", "episodes")}
         if not all(isinstance(v, int) and v >= 0 for v in counters.values()):
             raise ValueError(f"bad counters {counters}")
+        seconds = ckpt["train_seconds"]
+        if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not 0 <= seconds < math.inf:
+            raise ValueError(f"train_seconds must be a finite number >= 0, got {seconds!r}")
+        conflict = _resume_conflicts(asdict(self.args), saved_args(ckpt))  # what prepare_run checks, for API users
+        if conflict:
+            raise ValueError(conflict)
         self.engine.set_states(ckpt["engine_states"].numpy())  # validates every game's state
         self.net.load_state_dict(ckpt["model"])
         groups = [dict(g, betas=tuple(g["betas"])) for g in ckpt["optimizer"]["param_groups"]]  # stored as lists

@@ -93,7 +93,7 @@ class OddGymEnv(gymnasium.Env):
         self.state = GameState(g)
         self.learner = 0
         self._forfeit: str | None = None
-        self._broken: str | None = None  # why step() must wait for a reset (an opponent failed in reset)
+        self._broken: str | None = "reset() was not called yet"  # why step() must wait for a reset
 
     @staticmethod
     def _make_opponent(opponent: Any) -> Any:

@@ -134,3 +134,11 @@ def test_a_failing_opponent_leaves_the_env_as_it_was():
         env.reset(seed=0)
     with pytest.raises(ValueError, match="reset\\(\\) did not finish; call reset"):
         env.step(0)
+
+
+def test_step_before_reset_is_refused():
+    env = OddGymEnv("xodd", 5, play_as="white")  # the learner's colour is only known after reset
+    with pytest.raises(ValueError, match="reset\\(\\) was not called yet; call reset"):
+        env.step(0)
+    env.reset(seed=0)
+    assert env.state.to_move == 1  # the opponent opened; the learner (White) is to act

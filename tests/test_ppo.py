@@ -480,3 +480,47 @@ def test_an_arena_journal_refuses_a_checkpoint_retrained_at_the_same_path(tmp_pa
         round_robin(specs + ["random"], "xodd", 4, games_per_pair=2, seed=0, progress=False, journal=journal,
                     resume=True)
     assert journal.read_text() == text
+
+
+# ------------------------------------------------------------ failures change nothing
+
+
+def test_a_trainer_that_fails_to_build_leaves_the_process_as_it_was(tmp_path):
+    import random
+
+    with pytest.raises(ValueError, match="Trainer takes an agents.ppo.Args"):
+        Trainer({"game": "xodd"})
+    before = (random.getstate(), np.random.get_state()[1].copy(), torch.get_rng_state().clone(),
+              torch.get_num_threads())
+    with pytest.raises(ValueError, match="--init-from xodd7: its network has"):  # read after seeding
+        Trainer(small_args(tmp_path, init_from="xodd7", threads=before[3] + 1))
+    assert random.getstate() == before[0] and np.array_equal(np.random.get_state()[1], before[1])
+    assert torch.equal(torch.get_rng_state(), before[2]) and torch.get_num_threads() == before[3]
+
+
+def test_a_failed_restore_leaves_the_trainer_as_it_was(tmp_path):
+    import random
+
+    trained = Trainer(small_args(tmp_path))
+    path = trained.save(tmp_path / "a.pt")
+    fresh = Trainer(small_args(tmp_path, run_dir=str(tmp_path / "b")))
+    weights = {k: v.clone() for k, v in fresh.net.state_dict().items()}
+    states, rng = fresh.engine.get_states(), random.getstate()
+
+    def same_as_before():
+        assert all(torch.equal(weights[k], v) for k, v in fresh.net.state_dict().items())
+        assert np.array_equal(fresh.engine.get_states(), states) and random.getstate() == rng
+        assert (fresh.global_step, fresh.update, fresh.train_seconds) == (0, 0, 0.0)
+
+    for break_it, message in [(lambda c: c["rng"].pop("python"), "KeyError: 'python'"),  # late: after the weights
+                              (lambda c: c.update(train_seconds="abc"), "train_seconds must be a finite number"),
+                              (lambda c: c.update(train_seconds=float("nan")), "train_seconds must be"),
+                              (lambda c: c["args"].update(seed=99), "--seed 3 \\(the run has 99\\)")]:
+        ckpt = load_checkpoint(path)
+        ckpt.update(global_step=100)
+        break_it(ckpt)
+        with pytest.raises(ValueError, match=message):
+            fresh.restore(ckpt)
+        same_as_before()
+    fresh.restore(load_checkpoint(path))  # the whole checkpoint still restores
+    assert fresh.global_step == trained.global_step
