@@ -120,10 +120,14 @@ def check_position(agent: str, state: Any) -> None:
 
 
 def check_board(agent: Agent, game: Game, label: str | None = None) -> None:
-    """Raise ValueError if ``agent`` is tied to a game or board other than ``game`` (a trained network)."""
+    """Raise ValueError if ``agent`` is tied to a game or board other than ``game`` (a trained network),
+    or cannot play ``game`` at all (:meth:`Agent.cannot_play`)."""
     own = agent.game
     if own is not None and own is not game:
         raise ValueError(f"agent {label or agent.label!r} plays {own.label}, not {game.label}")
+    reason = agent.cannot_play(game)
+    if reason is not None:
+        raise ValueError(f"agent {label or agent.label!r} cannot play {game.label}: {reason}")
 
 
 class Agent:
@@ -212,6 +216,11 @@ class Agent:
         if action_mask is not None and not action_mask[action]:
             raise RuntimeError(f"{self.label} chose action {action}, which the action mask forbids")
         return action
+
+    def cannot_play(self, game: Game) -> str | None:
+        """Why this agent cannot play ``game`` at all (before any game starts), or None; e.g. the
+        greedy player counts Xodd/Yodd groups. Override in agents limited to some games."""
+        return None
 
     # ------------------------------------------------------------ description
     @property

@@ -661,6 +661,12 @@ class GreedyAgent(Agent):
             state.data, g.num_cells, g.neighbours, self._rng_state, self.tiebreak == "liberties", NO_SCORES)
         return int(first), int(second), int(groups), int(libs)
 
+    def cannot_play(self, game: Any) -> str | None:
+        """Greedy plays Xodd and Yodd only."""
+        if game.name not in ("xodd", "yodd"):
+            return "greedy plays Xodd and Yodd only (it counts groups one turn ahead); for other games use random or mcts"
+        return None
+
     def act(self, state: GameState) -> int:
         """Step 1: plan the best turn and play its first action; step 2: play the plan."""
         check_position(self.name, state)

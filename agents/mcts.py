@@ -405,6 +405,17 @@ class MCTSAgent(Agent):
         """The sha256 of the ``network=`` file guiding the search, or None."""
         return self._sha256
 
+    def cannot_play(self, game: Any) -> str | None:
+        """Greedy rollouts and priors, and the group balance, exist for Xodd and Yodd only."""
+        if game.name in ODD_GAMES:
+            return None
+        if "greedy" in (self.rollout, self.prior):
+            return ("greedy rollouts and priors exist only for Xodd and Yodd: use rollout=random, prior=none "
+                    "(the defaults, rollout=auto and prior=auto, choose them)")
+        if self.group_weight:
+            return "group_weight blends in the group balance of Xodd and Yodd: use group_weight=0"
+        return None
+
     # ------------------------------------------------------------ search
     def _resolve(self, state: Position) -> None:
         """Fix "auto" choices for the game of ``state``; refuse greedy parts outside Xodd/Yodd."""

@@ -78,6 +78,12 @@ def test_greedy_refuses_yinsh_and_mcts_adapts():
         agents.load("mcts", rollout="greedy").act(s)
     mcts = agents.load("mcts", simulations=30, seed=1)
     assert s.legal_action_mask()[mcts.act(s)]
+    # the arena (and its command line) refuses them before any game, not at greedy's first move
+    for spec, message in [("greedy", "agent 'greedy' cannot play yinsh: greedy plays Xodd and Yodd only"),
+                          ("mcts:simulations=3,rollout=greedy", "cannot play yinsh: greedy rollouts and priors")]:
+        with pytest.raises(ValueError, match=message):
+            round_robin(["random", spec], "yinsh", None, games_per_pair=2, progress=False)
+    assert agents.load("greedy").cannot_play(make("yodd", 4)) is None
     assert mcts.label == "mcts:simulations=30"
 
 
