@@ -58,7 +58,7 @@ from odd_env._files import write_atomic
 from odd_env.game import Game, available_games, make as make_game
 
 from . import load
-from .base import Agent, check_board, check_bool, check_int
+from .base import Agent, check_board, check_bool, check_float, check_int
 
 ELO_SCALE = 400.0 / math.log(10.0)
 """Elo points per natural-log unit of Bradley-Terry strength."""
@@ -218,8 +218,19 @@ def check_opening(opening: object) -> int:
 
 # ---------------------------------------------------------------- statistics
 def wilson_interval(wins: float, n: float, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (95% for ``z = 1.96``); (0, 1) when ``n = 0``."""
-    if n <= 0:
+    """The Wilson score interval of a win rate (95% for ``z = 1.96``); (0, 1) when ``n = 0``.
+
+    ``wins`` (draws count half) and ``n`` are finite with ``0 <= wins <= n``, ``z > 0``; else ValueError.
+    """
+    for what, x in (("wins", wins), ("n", n), ("z", z)):
+        if isinstance(x, (bool, np.bool_)) or not isinstance(x, (int, float, np.integer, np.floating)) \
+                or not math.isfinite(x):
+            raise ValueError(f"wilson_interval: {what} must be a finite number, got {x!r}")
+    if not 0 <= wins <= n:
+        raise ValueError(f"wilson_interval: wins must be in [0, n] (n = {n} games), got {wins!r}")
+    if z <= 0:
+        raise ValueError(f"wilson_interval: z must be > 0 (1.96 for 95%), got {z!r}")
+    if n == 0:
         return 0.0, 1.0
     p = wins / n
     denom = 1.0 + z * z / n
@@ -242,12 +253,20 @@ def fit_elo(
     and their standard errors (from the observed information with the
     anchor fixed; 0 for the anchor, inf for an agent with no games).
     """
-    w = np.asarray(wins, dtype=np.float64)
-    k = w.shape[0]
-    if w.shape != (k, k):
+    try:
+        w = np.asarray(wins, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"wins must be a square matrix of numbers, got {type(wins).__name__}") from None
+    if w.ndim != 2 or w.shape[0] != w.shape[1]:
         raise ValueError(f"wins must be a square matrix, got shape {w.shape}")
-    if not 0 <= anchor < k:
-        raise ValueError(f"anchor {anchor} out of range for {k} agents")
+    k = w.shape[0]
+    if not (np.isfinite(w).all() and (w >= 0).all()):
+        raise ValueError("wins must be finite counts >= 0")
+    if isinstance(anchor, (bool, np.bool_)) or not isinstance(anchor, (int, np.integer)) or not 0 <= anchor < k:
+        raise ValueError(f"anchor must be an agent's index 0..{k - 1}, got {anchor!r}")
+    prior = check_float("fit_elo prior", prior, 0.0)
+    tol = check_float("fit_elo tol", tol, 0.0, low_open=True)
+    max_iter = check_int("fit_elo max_iter", max_iter, 1)
     w = w.copy()
     np.fill_diagonal(w, 0.0)
     played = (w + w.T) > 0
@@ -328,14 +347,25 @@ class ArenaResult:
         self.ms_per_move = 1000.0 * seconds / np.maximum(moves, 1)
         self.moves = moves
 
+    def _index(self, i: Any, what: str) -> int:
+        k = len(self.labels)
+        if isinstance(i, (bool, np.bool_)) or not isinstance(i, (int, np.integer)) or not 0 <= i < k:
+            raise ValueError(f"{what} must be an agent's index 0..{k - 1} (labels {self.labels}), got {i!r}")
+        return int(i)
+
     def win_rate(self, i: int, j: int) -> tuple[float, float, float, int]:
-        """(score of agent i against j (draws count half), 95% low, 95% high, games)."""
+        """(score of agent i against j (draws count half), 95% low, 95% high, games); i and j are
+        indices of :attr:`labels`, and differ. NaN score, (0, 1) when they played no game."""
+        i, j = self._index(i, "i"), self._index(j, "j")
+        if i == j:
+            raise ValueError(f"win_rate compares two agents: i and j are both {i}")
         n = int(self.wins[i, j] + self.wins[j, i])
         lo, hi = wilson_interval(self.wins[i, j], n)
         return (self.wins[i, j] / n if n else float("nan")), lo, hi, n
 
     def score(self, i: int) -> tuple[float, int]:
         """(fraction of all its games agent i won, games)."""
+        i = self._index(i, "i")
         n = int(self.wins[i].sum() + self.wins[:, i].sum())
         return (self.wins[i].sum() / n if n else float("nan")), n
 

@@ -862,3 +862,27 @@ def test_a_bad_reset_seed_changes_nothing():
         with pytest.raises(ValueError, match="mcts reset seed must be an integer >= 0"):
             agent.reset(seed=bad)
     assert agent.seed == 1 and agents.load("mcts", **agent.options).seed == 1
+
+
+def test_statistics_refuse_impossible_counts_and_indices():
+    for args, message in [((float("nan"), 10), "wins must be a finite number"), ((11, 10), r"wins must be in \[0, n\]"),
+                          ((-1, 10), r"in \[0, n\]"), ((5, -2), r"in \[0, n\]"), ((5, 10, 0), "z must be > 0"),
+                          ((True, 2), "finite number, got True")]:
+        with pytest.raises(ValueError, match=message):
+            wilson_interval(*args)
+    for wins, kwargs, message in [(np.array([[0, -1], [1, 0]]), {}, "finite counts >= 0"),
+                                  (np.array([[0, np.nan], [1, 0]]), {}, "finite counts >= 0"),
+                                  (np.eye(2), dict(anchor=True), "anchor must be an agent's index 0..1"),
+                                  (np.eye(2), dict(prior=-1), "prior must be a finite number >= 0"),
+                                  (np.eye(2), dict(max_iter=0), "max_iter must be an integer >= 1"),
+                                  (5, {}, "square matrix")]:
+        with pytest.raises(ValueError, match=message):
+            fit_elo(wins, **kwargs)
+    res = round_robin(["random", "greedy"], "xodd", 3, games_per_pair=2, seed=0, progress=False)
+    for i, j in [(5, 0), ("random", 1), (True, 0), (-1, 0)]:  # -1 once wrapped to the last agent
+        with pytest.raises(ValueError, match="must be an agent's index 0..1"):
+            res.win_rate(i, j)
+    with pytest.raises(ValueError, match="i and j are both 0"):
+        res.win_rate(0, 0)
+    with pytest.raises(ValueError, match="must be an agent's index"):
+        res.score(2)
