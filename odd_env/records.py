@@ -114,6 +114,13 @@ class GameRecord:
         self._turns: list[Turn] = []
         self._pending: Stone | None = None
 
+    def __copy__(self) -> GameRecord:
+        """An independent record (``copy.copy``): playing on one leaves the other as it was."""
+        other = object.__new__(type(self))
+        other.geometry, other._state, other._pending = self.geometry, self._state.copy(), self._pending
+        other._actions, other._turns = list(self._actions), list(self._turns)
+        return other
+
     @classmethod
     def new(cls, game: str, size: int) -> GameRecord:
         """An empty record of ``game`` ("xodd" or "yodd") at ``size``."""
@@ -433,6 +440,13 @@ class YinshRecord:
         self._turns: list[str] = []
         self._tokens: list[str] = []  # the turn in progress, as notation
         self._chosen: int | None = None  # a ring chosen to move, its destination not yet decided
+
+    def __copy__(self) -> YinshRecord:
+        """An independent record (``copy.copy``): playing on one leaves the other as it was."""
+        other = object.__new__(type(self))
+        other.blitz, other._state, other._chosen = self.blitz, self._state.copy(), self._chosen
+        other._actions, other._turns, other._tokens = list(self._actions), list(self._turns), list(self._tokens)
+        return other
 
     # ------------------------------------------------------------ reading
     @property

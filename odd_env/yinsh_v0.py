@@ -250,9 +250,10 @@ class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
         """
         seed = check_seed(seed)
         options = check_options(options)
+        start = self._start_state(options)  # a bad option raises here, before anything (the seed) changes
         if seed is not None or not hasattr(self, "np_random"):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.state_ = self._start_state(options)
+        self.state_ = start
         self._reset_bookkeeping()
         if self.render_mode == "human":
             self.render()

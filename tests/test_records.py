@@ -244,6 +244,11 @@ def test_env_reset_rejects_bad_positions(options, message):
     e = xodd_v0.raw_env(board_size=6)
     with pytest.raises(ValueError, match=message):
         e.reset(options=options)
+    e.reset(seed=1)
+    state, draws = e.state_.copy(), e.np_random.bit_generator.state
+    with pytest.raises(ValueError, match=message):
+        e.reset(seed=5, options=options)  # refused before the seed is taken: nothing changes
+    assert e.state_ == state and e.np_random.bit_generator.state == draws
 
 
 def test_env_reset_rejects_a_finished_game():
@@ -338,3 +343,16 @@ def test_illegal_plays_leave_the_record_unchanged():
         GameRecord.from_actions(square(5), [0, 1, 99])
     with pytest.raises(ValueError, match=r"turn 2: White's turn 'Wa5'"):
         GameRecord.from_turns(square(5), ["Ba5", "Wa5"])
+
+
+def test_a_copied_record_is_independent():
+    import copy
+
+    from odd_env.records import YinshRecord
+
+    for record in (GameRecord.from_text("xodd 5\nBc3\n"), YinshRecord.from_text("yinsh\nE5\n")):
+        text, state = record.to_text(), record.state
+        other = copy.copy(record)
+        assert other == record
+        other.play(int(other.state.legal_actions()[0]))  # once recorded in the original as well
+        assert record.to_text() == text and record.state == state and other != record

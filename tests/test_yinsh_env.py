@@ -174,6 +174,10 @@ def test_stepping_a_finished_game_and_resetting():
         e.reset(options={"state": both_rows_state()})  # a standard-game position in a blitz env
     with pytest.raises(ValueError, match="YinshState"):
         e.reset(options={"state": "E5"})
+    draws = e.unwrapped.np_random.bit_generator.state
+    with pytest.raises(ValueError, match="YinshState"):
+        e.reset(seed=5, options={"state": "E5"})  # refused before the seed is taken
+    assert e.unwrapped.np_random.bit_generator.state == draws
 
 
 def test_bad_constructor_arguments():
