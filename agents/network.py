@@ -50,6 +50,30 @@ class NetConfig:
     """the game's variant (YINSH: "blitz")"""
 
     def __post_init__(self) -> None:
+        """Check every field (ValueError naming the first that is wrong) and that the board is the game's."""
+        from odd_env.game import available_games, make
+
+        if self.game not in available_games():
+            raise ValueError(f"bad network config: game must be one of {available_games()}, got {self.game!r}")
+        for name in ("board_size", "height", "width", "in_planes", "channels", "blocks", "value_hidden",
+                     "point_planes", "onboard_plane"):
+            value = getattr(self, name)
+            low = 0 if name in ("blocks", "board_size", "onboard_plane") else 1
+            if not isinstance(value, int) or isinstance(value, bool) or value < low:
+                raise ValueError(f"bad network config: {name} must be an integer >= {low}, got {value!r}")
+        if self.hexagonal is not None and not isinstance(self.hexagonal, bool):
+            raise ValueError(f"bad network config: hexagonal must be true, false or null, got {self.hexagonal!r}")
+        if not isinstance(self.variant, str):
+            raise ValueError(f"bad network config: variant must be a string, got {self.variant!r}")
+        try:
+            g = make(self.game, self.board_size or None, self.variant)
+        except ValueError as err:
+            raise ValueError(f"bad network config: {err}") from None
+        have = (self.height, self.width, self.in_planes, self.point_planes, self.onboard_plane)
+        want = (g.height, g.width, g.num_planes, g.point_planes, g.onboard_plane)
+        if have != want:
+            raise ValueError(f"bad network config: {g.label} has (height, width, in_planes, point_planes, "
+                             f"onboard_plane) {want}, the config says {have} (NetConfig.for_game builds it)")
         if self.hexagonal is None:
             object.__setattr__(self, "hexagonal", self.game in ("yodd", "yinsh"))
 
@@ -81,24 +105,7 @@ class NetConfig:
         missing = [n for n in names[:5] if n not in data]
         if unknown or missing:
             raise ValueError(f"bad network config {dict(data)}: unknown keys {unknown}, missing keys {missing}")
-        from odd_env.game import available_games
-
-        if data["game"] not in available_games():
-            raise ValueError(f"bad network config: game must be one of {available_games()}, got {data['game']!r}")
-        for name in ("board_size", "height", "width", "in_planes", "channels", "blocks", "value_hidden",
-                     "point_planes", "onboard_plane"):
-            value = data.get(name, 1)
-            low = 0 if name in ("blocks", "board_size", "onboard_plane") else 1
-            if not isinstance(value, int) or isinstance(value, bool) or value < low:
-                raise ValueError(f"bad network config: {name} must be an integer >= {low}, got {value!r}")
-        if data.get("hexagonal") is not None and not isinstance(data["hexagonal"], bool):
-            raise ValueError(f"bad network config: hexagonal must be true, false or null, got {data['hexagonal']!r}")
-        if not isinstance(data.get("variant", ""), str):
-            raise ValueError(f"bad network config: variant must be a string, got {data['variant']!r}")
-        if data.get("onboard_plane", 3) >= data["in_planes"]:
-            raise ValueError(f"bad network config: onboard_plane {data['onboard_plane']} is not one of the "
-                             f"{data['in_planes']} input planes")
-        return cls(**data)
+        return cls(**data)  # the fields are checked by __post_init__
 
 
 class BoardConv(nn.Conv2d):
@@ -159,6 +166,13 @@ class PolicyValueNet(nn.Module):
 
     def forward(self, planes: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """``planes``: (B, C, H, W) of 0/1 (any dtype). Returns logits (B, A) and values (B,)."""
+        c = self.config
+        if not isinstance(planes, torch.Tensor):
+            raise ValueError(f"the network takes a torch tensor (B, {c.in_planes}, {c.height}, {c.width}), got "
+                             f"{type(planes).__name__} (torch.from_numpy(planes) converts an array)")
+        if planes.dim() != 4 or tuple(planes.shape[1:]) != (c.in_planes, c.height, c.width):
+            raise ValueError(f"the network of {c.game} {c.board_size or ''}".rstrip() + f" takes planes "
+                             f"(B, {c.in_planes}, {c.height}, {c.width}), got {tuple(planes.shape)}")
         x = planes.float()
         k = self.config.onboard_plane
         onboard = x[:, k : k + 1]

@@ -35,6 +35,7 @@ This module imports torch and stable_baselines3 (``pip install -e ".[sb3]"``).
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 from gymnasium import spaces
 from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
@@ -65,16 +66,26 @@ class BoardFeatures(BaseFeaturesExtractor):
         if not isinstance(observation_space, spaces.Box) or len(observation_space.shape) != 3:
             raise ValueError(f"BoardFeatures needs a Box of C x H x W planes, got {observation_space}")
         in_planes, height, width = observation_space.shape
-        if not isinstance(onboard_plane, int) or not 0 <= onboard_plane < in_planes:
+        if width in (12, 24) and in_planes not in (12, 24):  # odd_env's 12 (Xodd/Yodd) or 24 (YINSH) planes, last
+            raise ValueError(f"BoardFeatures needs channels first, C x H x W, got {observation_space.shape}: "
+                             "this looks like H x W x C (the envs of odd_env give channels first)")
+
+        def integer(value: object) -> bool:
+            return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+        if not integer(onboard_plane) or not 0 <= onboard_plane < in_planes:
             raise ValueError(
                 f"BoardFeatures reads plane onboard_plane={onboard_plane!r} as the on-board cells: it must be "
-                f"one of the {in_planes} planes"
+                f"an integer, one of the {in_planes} planes (0..{in_planes - 1})"
             )
         for name, value in (("features_dim", features_dim), ("channels", channels)):
-            if not isinstance(value, int) or value < 1:
+            if not integer(value) or value < 1:
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if not isinstance(blocks, int) or blocks < 0:
+        if not integer(blocks) or blocks < 0:
             raise ValueError(f"blocks must be an integer >= 0, got {blocks!r}")
+        if not isinstance(hexagonal, (bool, np.bool_)):
+            raise ValueError(f"hexagonal must be True or False, got {hexagonal!r}")
+        onboard_plane, features_dim, channels, blocks = int(onboard_plane), int(features_dim), int(channels), int(blocks)
         super().__init__(observation_space, features_dim)
         self.onboard_plane = onboard_plane
         self.stem = BoardConv(in_planes, channels, hexagonal)
@@ -85,6 +96,10 @@ class BoardFeatures(BaseFeaturesExtractor):
 
     def forward(self, observations: torch.Tensor) -> torch.Tensor:
         """(B, C, H, W) planes of 0/1 (any dtype) -> (B, features_dim)."""
+        shape = tuple(self._observation_space.shape)
+        if observations.dim() != 4 or tuple(observations.shape[1:]) != shape:
+            raise ValueError(f"BoardFeatures takes observations (B, {', '.join(map(str, shape))}), "
+                             f"got {tuple(observations.shape)}")
         x = observations.float()
         k = self.onboard_plane
         onboard = x[:, k : k + 1]

@@ -524,3 +524,21 @@ def test_a_failed_restore_leaves_the_trainer_as_it_was(tmp_path):
         same_as_before()
     fresh.restore(load_checkpoint(path))  # the whole checkpoint still restores
     assert fresh.global_step == trained.global_step
+
+
+def test_network_configs_and_inputs_are_checked():
+    for build, message in [(lambda: NetConfig.for_game("xodd", channels=0), "channels must be an integer >= 1"),
+                           (lambda: NetConfig.for_game("xodd", blocks=-1), "blocks must be an integer >= 0"),
+                           (lambda: NetConfig("nope", 5, 5, 5, 12), "game must be one of"),
+                           (lambda: NetConfig("xodd", 5, 7, 7, 12), r"xodd 5 has .* \(5, 5, 12, 2, 3\), the config"),
+                           (lambda: NetConfig("xodd", 5, 5, 5, 12, onboard_plane=0), "the config says"),
+                           (lambda: NetConfig("xodd", 5, 5, 5, 12, hexagonal="no"), "hexagonal must be")]:
+        with pytest.raises(ValueError, match=message):
+            build()
+    net = PolicyValueNet(NetConfig.for_game("xodd", channels=8, blocks=1))
+    for planes, message in [(np.zeros((1, 12, 9, 9)), "takes a torch tensor .* got ndarray"),
+                            (torch.zeros(12, 9, 9), r"takes planes \(B, 12, 9, 9\), got \(12, 9, 9\)"),
+                            (torch.zeros(1, 12, 7, 7), r"got \(1, 12, 7, 7\)")]:  # another board: no matmul error
+        with pytest.raises(ValueError, match=message):
+            net(planes)
+    assert net(torch.zeros(2, 12, 9, 9))[0].shape == (2, 163)

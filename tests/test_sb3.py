@@ -46,10 +46,21 @@ def test_board_features_at_the_smallest_and_largest_boards(game, size):
 def test_board_features_rejects_what_it_cannot_read():
     with pytest.raises(ValueError, match="C x H x W"):
         BoardFeatures(gymnasium.spaces.Box(0, 1, (12 * 5 * 5,), dtype=np.int8))
-    with pytest.raises(ValueError, match="must be one of the 3 planes"):
+    with pytest.raises(ValueError, match="one of the 3 planes"):
         BoardFeatures(gymnasium.spaces.Box(0, 1, (3, 5, 5), dtype=np.int8))
+    box = gymnasium.spaces.Box(0, 1, (12, 5, 5), dtype=np.int8)
     with pytest.raises(ValueError, match="channels"):
-        BoardFeatures(gymnasium.spaces.Box(0, 1, (12, 5, 5), dtype=np.int8), channels=0)
+        BoardFeatures(box, channels=0)
+    with pytest.raises(ValueError, match="looks like H x W x C"):
+        BoardFeatures(gymnasium.spaces.Box(0, 1, (5, 5, 12), dtype=np.int8))
+    for kwargs, message in [(dict(hexagonal="no"), "hexagonal must be True or False"),
+                            (dict(onboard_plane=True), "it must be an integer"), (dict(channels=True), "channels"),
+                            (dict(features_dim=True), "features_dim")]:
+        with pytest.raises(ValueError, match=message):
+            BoardFeatures(box, **kwargs)
+    extractor = BoardFeatures(box, onboard_plane=np.int64(3), features_dim=8)  # a NumPy integer is an integer
+    with pytest.raises(ValueError, match=r"takes observations \(B, 12, 5, 5\), got \(2, 12, 7, 7\)"):
+        extractor(torch.zeros(2, 12, 7, 7))
 
 
 @pytest.mark.parametrize("game, size, expected", [
