@@ -41,6 +41,7 @@ from __future__ import annotations
 import argparse
 import copy
 import csv
+import io
 import json
 import math
 import os
@@ -54,7 +55,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from odd_env._files import write_atomic
+from odd_env._files import check_can_make_dir, write_atomic
 from odd_env.game import Game, available_games, make as make_game
 
 from . import load
@@ -450,8 +451,13 @@ class ArenaResult:
         }
 
     def save(self, out: str | os.PathLike, records: bool = True) -> Path:
-        """Write results.json, ratings.csv, pairs.csv, games.csv and (``records``) records/."""
-        out = Path(out)
+        """Write results.json, ratings.csv, pairs.csv, games.csv and (``records``) records/
+        into the folder ``out`` (made as needed); ValueError before writing anything if it cannot be."""
+        out = check_can_make_dir(out, "out")
+        records = check_bool("records", records)
+        for name in ("results.json", "ratings.csv", "pairs.csv", "games.csv", "records"):
+            if (out / name).exists() and ((out / name).is_dir() != (name == "records")):
+                raise ValueError(f"{out / name} is in the way: it is a {'directory' if (out / name).is_dir() else 'file'}")
         out.mkdir(parents=True, exist_ok=True)
         data = self.to_dict()
         if records:
@@ -462,7 +468,7 @@ class ArenaResult:
                 name = f"game_{i:05d}.txt"
                 G.record(r.actions).save(rec_dir / name)
                 d["record"] = f"records/{name}"
-        (out / "results.json").write_text(json.dumps(data, indent=1))
+        write_atomic(out / "results.json", json.dumps(data, indent=1), what="results.json")
         _write_csv(out / "ratings.csv", data["ratings"])
         _write_csv(out / "pairs.csv", [
             dict(p, ci95_low=p["ci95"][0], ci95_high=p["ci95"][1], ci95=None) for p in data["pairs"]
@@ -479,14 +485,12 @@ class ArenaResult:
 
 
 def _write_csv(path: Path, rows: list[dict[str, Any]], drop: Iterable[str] = ()) -> None:
-    if not rows:
-        path.write_text("")
-        return
-    fields = [k for k in rows[0] if k not in drop]
-    with path.open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields, extrasaction="ignore")
+    buf = io.StringIO(newline="")
+    if rows:
+        writer = csv.DictWriter(buf, fieldnames=[k for k in rows[0] if k not in drop], extrasaction="ignore")
         writer.writeheader()
         writer.writerows(rows)
+    write_atomic(path, buf.getvalue(), what=path.name)
 
 
 def _game_seed(seed: int, i: int, j: int, k: int) -> int:
@@ -797,6 +801,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="continue the round robin whose journal (journal.jsonl, a line per finished game) is in "
                         "--out: its games are kept and only the others are played; the agents, --seed and --opening "
                         "must be the same (--games may grow, to extend a measurement)")
+    p.add_argument("--overwrite", action="store_true",
+                   help="start afresh in an --out that holds the journal of another round robin (replacing it)")
     p.add_argument("--no-records", action="store_true", help="do not write a record per game")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--report", metavar="JOURNAL", default=None,
@@ -869,6 +875,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         out = Path(args.out or os.path.join("runs", "arena", g.label.replace(" ", "")))
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out} is a file: give a directory for the results")
+        if (out / "journal.jsonl").exists() and not (args.resume or args.overwrite):
+            raise ValueError(f"--out {out} holds the journal of a round robin: add --resume to continue it (the "
+                             "same agents, --seed and --opening), --overwrite to start afresh there, or choose "
+                             "another --out")
+        if args.resume and args.overwrite:
+            raise ValueError("give --resume (continue the round robin) or --overwrite (start it afresh), not both")
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -884,6 +896,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except JournalError as exc:
         parser.error(str(exc))
     print(result.table())
+    in_opening = sum(1 for r in result.games if sum(r.moves) == 0)
+    if in_opening:
+        print(f"\nnote: {in_opening} of {len(result.games)} games ended inside the random opening "
+              f"(--opening {args.opening}): the agents made no move in them; a shorter --opening leaves them "
+              "the game", file=sys.stderr)
     path = result.save(out, records=not args.no_records)
     kept = f" ({result.resumed} of them from the journal)" if result.resumed else ""
     print(f"\n{len(result.games)} games{kept}; {len(result.games) - result.resumed} played in "

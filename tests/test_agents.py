@@ -886,3 +886,28 @@ def test_statistics_refuse_impossible_counts_and_indices():
         res.win_rate(0, 0)
     with pytest.raises(ValueError, match="must be an agent's index"):
         res.score(2)
+
+
+def test_arena_command_line_keeps_an_old_journal_and_says_when_the_opening_ends_games(tmp_path, capsys):
+    argv = ["--game", "xodd", "--board-size", "3", "--agents", "random", "greedy", "--games", "2",
+            "--out", str(tmp_path), "--no-progress"]
+    assert arena_main(argv) == 0
+    journal = (tmp_path / "journal.jsonl").read_text()
+    err = arena_fails(argv + ["--seed", "5"], capsys)  # once the old journal was wiped before any game
+    assert "holds the journal of a round robin: add --resume" in err
+    assert (tmp_path / "journal.jsonl").read_text() == journal
+    assert "not both" in arena_fails(argv + ["--resume", "--overwrite"], capsys)
+    assert arena_main(argv + ["--seed", "5", "--overwrite", "--opening", "1000"]) == 0
+    assert "2 of 2 games ended inside the random opening (--opening 1000)" in capsys.readouterr().err
+
+
+def test_arena_results_are_saved_only_where_they_fit(tmp_path):
+    res = round_robin(["random", "random"], "xodd", 3, games_per_pair=2, progress=False)
+    (tmp_path / "afile").write_text("")
+    (tmp_path / "busy" / "results.json").mkdir(parents=True)
+    for out, kwargs, message in [(tmp_path / "afile", {}, "out .* is a file, not a directory"),
+                                 (tmp_path / "busy", {}, "results.json is in the way: it is a directory"),
+                                 (tmp_path / "new", dict(records="no"), "records must be true or false")]:
+        with pytest.raises(ValueError, match=message):
+            res.save(out, **kwargs)
+    assert not (tmp_path / "new").exists() and sorted(p.name for p in (tmp_path / "busy").iterdir()) == ["results.json"]
