@@ -378,8 +378,11 @@ class ArenaResult:
         rows = []
         for i in order:
             ci = "" if i == self.anchor else f" ± {1.96 * self.elo_se[i]:.0f}"
-            sc, _ = self.score(i)
-            cells = [self.labels[i], f"{self.elo[i]:.0f}{ci}", f"{sc:.1%}", f"{self.ms_per_move[i]:.2f}"]
+            sc, played = self.score(i)
+            if not played:  # no rating and no score to show (a journal read part way)
+                cells = [self.labels[i], "no games", "", ""]
+            else:
+                cells = [self.labels[i], f"{self.elo[i]:.0f}{ci}", f"{sc:.1%}", f"{self.ms_per_move[i]:.2f}"]
             for j in order:
                 if i == j:
                     cells.append("-")
@@ -667,6 +670,43 @@ def _game_from_json(d: dict[str, Any]) -> GameResult:
     return GameResult(**d)
 
 
+def _is_int(x: Any, low: int = 0) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool) and x >= low
+
+
+def _check_journal_game(r: GameResult, game: Game) -> None:
+    """ValueError unless ``r`` is a game of ``game`` whose record holds together: its actions replay
+    legally to the end, with the recorded winner, moves and opening."""
+    if (r.game, r.size, r.variant) != (game.name, game.size, game.variant):
+        raise ValueError(f"a game of {r.game} {r.size} {r.variant}".rstrip() + f", not of {game.label}")
+    if len(r.players) != 2 or not all(isinstance(p, str) for p in r.players) or r.players[0] == r.players[1]:
+        raise ValueError(f"players must be two different agents' labels, got {list(r.players)}")
+    if not (r.winner is None or (_is_int(r.winner) and r.winner <= 1)):
+        raise ValueError(f"winner must be 0, 1 or null (a draw), got {r.winner!r}")
+    if len(r.seconds) != 2 or not all(isinstance(x, (int, float)) and not isinstance(x, bool)
+                                      and 0 <= x < math.inf for x in r.seconds):
+        raise ValueError(f"seconds must be two finite numbers >= 0, got {list(r.seconds)}")
+    if len(r.moves) != 2 or not all(_is_int(m) for m in r.moves):
+        raise ValueError(f"moves must be two counts >= 0, got {list(r.moves)}")
+    if not (isinstance(r.actions, list) and all(_is_int(a) for a in r.actions)):
+        raise ValueError("actions must be a list of integers >= 0")
+    if not (_is_int(r.plies) and r.plies == len(r.actions) and _is_int(r.opening) and r.opening <= r.plies
+            and r.opening + sum(r.moves) == r.plies):
+        raise ValueError(f"plies {r.plies!r}, opening {r.opening!r} and moves {list(r.moves)} do not add up to "
+                         f"its {len(r.actions)} actions")
+    if not (r.seed is None or _is_int(r.seed)):
+        raise ValueError(f"seed must be an integer >= 0 or null, got {r.seed!r}")
+    state = game.new_state()
+    for i, a in enumerate(r.actions):
+        reason = state.why_illegal(a) if not state.is_terminal else "the game was already over"
+        if reason is not None:
+            raise ValueError(f"action {i + 1} ({a}) is illegal: {reason}")
+        state.apply(a)
+    if not state.is_terminal or state.winner != r.winner:
+        raise ValueError("its actions do not end the game with its winner" if state.is_terminal
+                         else "its actions do not finish the game")
+
+
 class JournalError(ValueError):
     """A journal that cannot be resumed: another tournament's, or damaged."""
 
@@ -685,13 +725,20 @@ def _parse_header(path: Path, line: str,
     return found
 
 
+def _read_text(path: Path) -> str:
+    """The text of the journal at ``path``; :class:`JournalError` naming it if it cannot be read as text."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise JournalError(f"{path} is not an arena journal: byte {exc.object[exc.start]:#04x} at offset "
+                           f"{exc.start} is not UTF-8 text") from None
+    except OSError as exc:
+        raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
+
+
 def _read_header(path: Path) -> dict[str, Any]:
     """The header line of the journal at ``path``, checked (:class:`JournalError` if it is none)."""
-    try:
-        with path.open() as f:
-            first = f.readline()
-    except OSError as exc:
-        raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from exc
+    first = _read_text(path).split("\n", 1)[0]
     if not first.strip():
         raise JournalError(f"{path} is empty: not an arena journal")
     header = _parse_header(path, first.rstrip("\n"), hint="give the journal.jsonl of an arena run")
@@ -705,6 +752,9 @@ def _read_header(path: Path) -> dict[str, Any]:
     agents = header["agents"]
     if not isinstance(agents, list) or len(agents) < 2 or not all(isinstance(a, str) for a in agents):
         raise JournalError(f"{path}: the journal's header should list two or more agent specs, not {agents!r}")
+    if not _is_int(header["seed"]) or not _is_int(header.get("opening", 0)):
+        raise JournalError(f"{path}: the journal's header should give seed and opening as integers >= 0, not "
+                           f"{header['seed']!r} and {header.get('opening', 0)!r}")
     return header
 
 
@@ -724,7 +774,14 @@ def read_journal(path: str | os.PathLike, header: dict[str, Any],
     dropped; a bad line elsewhere is an error.
     """
     path = Path(path)
-    lines = path.read_text().splitlines()
+    if not isinstance(header, dict) or not {"game", "size", "agents", "networks"} <= set(header):
+        raise ValueError("header must be a journal header: a dict with game, size, agents, networks, ... "
+                         "(as round_robin writes it)")
+    if not isinstance(tasks, list) or not all(isinstance(t, tuple) and len(t) == 4 for t in tasks):
+        raise ValueError("tasks must be a list of (player 0, player 1, game seed, opening seed) tuples")
+    text = _read_text(path)
+    complete = text.endswith("\n")
+    lines = text.splitlines()
     if not lines:
         return {}, []
     found = _parse_header(path, lines[0])
@@ -737,6 +794,7 @@ def read_journal(path: str | os.PathLike, header: dict[str, Any],
         raise JournalError(f"the journal {path} belongs to another round robin: {'; '.join(diff)}; "
                            "resume with the same arguments, or use another --out")
     labels = header["agents"]
+    game = make_game(header["game"], header["size"] or None, header.get("variant", ""))
     where = {(labels[b], labels[w], game_seed): idx for idx, (b, w, game_seed, _) in enumerate(tasks)}
     games: dict[int, GameResult] = {}
     others: list[dict[str, Any]] = []
@@ -744,13 +802,20 @@ def read_journal(path: str | os.PathLike, header: dict[str, Any],
     for n, line in enumerate(lines[1:], start=2):
         try:
             d = json.loads(line)
+        except json.JSONDecodeError as exc:
+            if n == len(lines) and not complete:  # cut short by a kill: play that game again
+                break
+            raise JournalError(f"{path} line {n} is not a game of this journal (not JSON: {exc}): delete the line "
+                               "or the journal") from exc
+        try:
+            if not isinstance(d, dict):
+                raise ValueError(f"a game is a JSON object, got {type(d).__name__}")
             d.pop("index", None)
             result = _game_from_json(d)
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
-            if n == len(lines):  # cut short by a kill: play that game again
-                break
-            raise JournalError(f"{path} line {n} is not a game of this journal ({exc}): delete the line or the "
-                               "journal") from exc
+            _check_journal_game(result, game)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+            raise JournalError(f"{path} line {n} is not a game of this journal ({type(exc).__name__}: {exc}): "
+                               "delete the line or the journal") from exc
         key = (*result.players, result.seed)
         if not set(result.players) <= set(labels) or result.game != header["game"]:
             raise JournalError(f"{path} line {n}: a game of {result.game} between {result.players}, not of this "

@@ -911,3 +911,40 @@ def test_arena_results_are_saved_only_where_they_fit(tmp_path):
         with pytest.raises(ValueError, match=message):
             res.save(out, **kwargs)
     assert not (tmp_path / "new").exists() and sorted(p.name for p in (tmp_path / "busy").iterdir()) == ["results.json"]
+
+
+def test_a_journal_game_must_hold_together(tmp_path):
+    from agents.arena import ArenaResult, JournalError
+
+    journal = tmp_path / "journal.jsonl"
+    round_robin(["random", "greedy", "mcts:simulations=5"], "xodd", 3, games_per_pair=2, seed=1, progress=False,
+                journal=journal)
+    head, *games = journal.read_text().splitlines()
+    assert len(ArenaResult.from_journal(journal).games) == 6
+    first = json.loads(games[0])
+    flip = 1 - first["winner"]
+    for edit, message in [(dict(size=9), "a game of xodd 9, not of xodd 3"),
+                          (dict(actions=[999]), "plies .* do not add up|is illegal"),
+                          (dict(actions=first["actions"][:-1] + [999]), "is illegal"),
+                          (dict(players=["random", "random"]), "two different agents' labels"),
+                          (dict(winner=True), "winner must be 0, 1 or null"), (dict(winner=2), "winner must be"),
+                          (dict(winner=flip), "do not end the game with its winner"),
+                          (dict(seconds=[-1.0, 0.0]), "seconds must be two finite numbers >= 0"),
+                          (dict(moves=[1, 2, 3]), "moves must be two counts"), (dict(surprise=1), "unexpected keyword")]:
+        line = json.dumps(dict(first, **edit))
+        for where in (0, len(games) - 1):  # the last line too: it is complete, so not one cut short by a kill
+            lines = list(games)
+            lines[where] = line
+            journal.write_text("\n".join([head] + lines) + "\n")
+            with pytest.raises(JournalError, match=f"line {where + 2} is not a game of this journal .*({message})"):
+                ArenaResult.from_journal(journal)
+    journal.write_text("\n".join([head] + games) + "\n" + games[0][:40])  # a line cut short by a kill: left out
+    assert len(ArenaResult.from_journal(journal).games) == 6
+    journal.write_bytes(b"\xff\xfe binary")
+    with pytest.raises(JournalError, match="not an arena journal: byte 0xff at offset 0 is not UTF-8"):
+        ArenaResult.from_journal(journal)
+    with pytest.raises(JournalError, match="cannot read the journal"):
+        ArenaResult.from_journal(tmp_path)
+    journal.write_text("\n".join([head] + games[:2]) + "\n")  # read part way: mcts has played no game yet
+    table = ArenaResult.from_journal(journal).table()
+    assert "| mcts:simulations=5 | no games" in table and "inf" not in table
