@@ -250,6 +250,14 @@ def _odd_game(name: str, size: int | None = None, variant: str = "") -> Game:
     if variant:
         raise ValueError(f"{name} has no variants, got variant={variant!r}")
     g = geometry(name, (9 if name == "xodd" else 6) if size is None else size)
+
+    def own(state: Any) -> GameState:
+        """``state`` if it is a position of this game and board, else ValueError."""
+        if not isinstance(state, GameState) or state.geometry is not g:
+            what = state.game.label if hasattr(state, "game") else type(state).__name__
+            raise ValueError(f"a position of {g.game} {g.size} is needed, got one of {what}")
+        return state
+
     return Game(
         name=g.game, size=g.size, variant="", height=g.height, width=g.width,
         num_planes=NUM_PLANES, point_planes=2, hexagonal=g.kind == "hex", onboard_plane=3,
@@ -257,8 +265,9 @@ def _odd_game(name: str, size: int | None = None, variant: str = "") -> Game:
         player_names=("black", "white"), new_state=lambda: GameState(g),
         new_batch=lambda num_games, as_torch=False: OddBatch(g.game, g.size, num_games, as_torch=as_torch),
         from_observation=lambda planes: GameState.from_observation(g, planes),
-        action_to_string=notation.action_name, parse_action=notation.parse_action,
-        summary=lambda s: {"black_groups": s.group_counts[0], "white_groups": s.group_counts[1],
+        action_to_string=lambda state, a: notation.action_name(own(state), a),
+        parse_action=lambda state, text: notation.parse_action(own(state), text),
+        summary=lambda s: {"black_groups": own(s).group_counts[0], "white_groups": s.group_counts[1],
                            "turns": s.turn},
         record=lambda actions: GameRecord.from_actions(g, actions),
         extra={"geometry": g},
@@ -277,6 +286,15 @@ def _yinsh_game(name: str, size: int | None = None, variant: str = "") -> Game:
         raise ValueError(f"YINSH variants are '' (standard) and 'blitz', got {variant!r}")
     blitz = variant == "blitz"
     board = YinshState.geometry
+    label = "yinsh blitz" if blitz else "yinsh"
+
+    def own(state: Any) -> YinshState:
+        """``state`` if it is a position of this game (and variant), else ValueError."""
+        if not isinstance(state, YinshState) or state.blitz != blitz:
+            what = state.game.label if hasattr(state, "game") else type(state).__name__
+            raise ValueError(f"a position of {label} is needed, got one of {what}")
+        return state
+
     return Game(
         name="yinsh", size=0, variant=variant, height=board.height, width=board.width,
         num_planes=NUM_PLANES, point_planes=4, hexagonal=True, onboard_plane=4, onboard=board.onboard,
@@ -284,9 +302,9 @@ def _yinsh_game(name: str, size: int | None = None, variant: str = "") -> Game:
         new_state=lambda: YinshState(blitz=blitz),
         new_batch=lambda num_games, as_torch=False: YinshBatch(num_games, blitz=blitz, as_torch=as_torch),
         from_observation=lambda planes: YinshState.from_observation(planes, blitz=blitz),
-        action_to_string=lambda state, a: state.action_to_string(a),
-        parse_action=lambda state, text: state.parse_action(text),
-        summary=lambda s: {"white_rings_removed": s.rings_removed[0], "black_rings_removed": s.rings_removed[1],
+        action_to_string=lambda state, a: own(state).action_to_string(a),
+        parse_action=lambda state, text: own(state).parse_action(text),
+        summary=lambda s: {"white_rings_removed": own(s).rings_removed[0], "black_rings_removed": s.rings_removed[1],
                            "pool": s.pool, "moves": s.moves_played},
         record=lambda actions: YinshRecord.from_actions(actions, blitz=blitz),
         extra={"geometry": board},

@@ -27,6 +27,17 @@ def test_registry_and_interning():
                          (("yodd", 6, "blitz"), "no variants")]:
         with pytest.raises(ValueError, match=message):
             make(*bad)
+    # A game's helpers take its own positions only (an Xodd position once got a Yodd name).
+    x5, y3, blitz = make("xodd", 5), make("yodd", 3), make("yinsh", variant="blitz")
+    for call, message in [(lambda: y3.action_to_string(x5.new_state(), 0), "a position of yodd 3 is needed, got one "
+                                                                            "of xodd 5"),
+                          (lambda: y3.parse_action(x5.new_state(), "Ba1"), "yodd 3 is needed"),
+                          (lambda: y3.summary(x5.new_state()), "yodd 3 is needed"),
+                          (lambda: make("yinsh").action_to_string(x5.new_state(), 0), "a position of yinsh is needed"),
+                          (lambda: make("yinsh").summary(blitz.new_state()), "got one of yinsh blitz"),
+                          (lambda: x5.summary(None), "got one of NoneType")]:
+        with pytest.raises(ValueError, match=message):
+            call()
     # The types are checked before the cache: a game made earlier does not let 7.0 stand for 7.
     make("xodd", 7)
     assert make("xodd", np.int64(7)) is make("xodd", 7)
