@@ -216,7 +216,13 @@ def _unsafe_message(path: Path, fmt: Any) -> str:
 
 
 def _open_archive(path: str | os.PathLike) -> tuple[Path, zipfile.ZipFile, str]:
+    if not isinstance(path, (str, os.PathLike)):
+        raise ValueError(f"a checkpoint path is a str or os.PathLike, got {type(path).__name__}: {path!r}")
     path = Path(path)
+    if path.is_dir():
+        raise CheckpointError(f"{path} is a directory, not a checkpoint file (a run's is RUN_DIR/last.pt)")
+    if path.exists() and not path.is_file():
+        raise CheckpointError(f"{path} is not a regular file (a pipe or a device), not a checkpoint")
     if not path.is_file():
         raise FileNotFoundError(f"no checkpoint at {path}")
     try:

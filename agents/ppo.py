@@ -335,7 +335,8 @@ def validate_args(args: Args) -> None:
         if kind is float:
             ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         if not ok:
-            raise ValueError(f"{_flag(f.name)} must be {kind.__name__}, got {value!r}")
+            hint = f" (a NumPy scalar: pass {kind.__name__}(value))" if isinstance(value, np.generic) else ""
+            raise ValueError(f"{_flag(f.name)} must be {kind.__name__}, got {value!r}{hint}")
     for name, (low, high, low_open) in _RANGES.items():
         if _field_kind(Args.__dataclass_fields__[name]) is int:
             check_int(_flag(name), getattr(args, name), int(low))

@@ -170,6 +170,8 @@ class OddGymEnv(gymnasium.Env):
             return to_text(self.state)
         if self.render_mode == "rgb_array":
             return to_rgb(self.state)
+        gymnasium.logger.warn("render() was called without a render_mode: make the env with render_mode='ansi' "
+                              "or 'rgb_array'")
         return None
 
     # ------------------------------------------------------------ internals

@@ -261,6 +261,9 @@ class GameRecord:
     def from_actions(cls, geometry: Geometry, actions: Iterable[int]) -> GameRecord:
         """The record of a game given as its relative actions from the empty board; ValueError at the first illegal one."""
         rec = cls(geometry)
+        if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
+            raise ValueError(f"actions must be a sequence of actions (integers), "
+                             f"got {type(actions).__name__}")
         for i, a in enumerate(actions):
             try:
                 rec.play(a)
@@ -272,6 +275,9 @@ class GameRecord:
     def from_turns(cls, geometry: Geometry, turns: Iterable[TurnLike]) -> GameRecord:
         """The record of a game given as its turns (notation or stones); ValueError at the first illegal one."""
         rec = cls(geometry)
+        if isinstance(turns, (str, bytes)) or not hasattr(turns, "__iter__"):
+            raise ValueError(f"turns must be a sequence of turns, "
+                             f"got {type(turns).__name__}")
         for i, t in enumerate(turns, start=1):
             try:
                 rec.play_turn(t)
@@ -556,6 +562,9 @@ class YinshRecord:
     def from_actions(cls, actions: Iterable[int], blitz: bool = False) -> YinshRecord:
         """The record of a game given as its actions from the start; ValueError at the first illegal one."""
         rec = cls(blitz)
+        if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
+            raise ValueError(f"actions must be a sequence of actions (integers), "
+                             f"got {type(actions).__name__}")
         for i, a in enumerate(actions):
             try:
                 rec.play(a)
@@ -567,6 +576,9 @@ class YinshRecord:
     def from_turns(cls, turns: Iterable[str], blitz: bool = False) -> YinshRecord:
         """The record of a game given as its turns (notation); ValueError at the first illegal one."""
         rec = cls(blitz)
+        if isinstance(turns, (str, bytes)) or not hasattr(turns, "__iter__"):
+            raise ValueError(f"turns must be a sequence of turns, "
+                             f"got {type(turns).__name__}")
         for i, t in enumerate(turns, start=1):
             try:
                 rec.play_turn(t)

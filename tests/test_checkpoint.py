@@ -138,6 +138,12 @@ def test_bad_destinations_and_arguments_change_nothing(saved, tmp_path, capsys, 
         checkpoint.load(saved, map_location="xyz")  # the call is wrong, not the file
     with pytest.raises(ValueError, match="board_size must be an integer or None, got str"):
         checkpoint.load(saved, board_size="4")
+    with pytest.raises(ValueError, match="is a directory, not a checkpoint file"):
+        checkpoint.read_metadata(tmp_path)  # once "no checkpoint at", as if it did not exist
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(ValueError, match="is not a regular file"):
+        checkpoint.load(tmp_path / "pipe")
+    (tmp_path / "pipe").unlink()
 
     # a write that fails half way leaves the old file and no temporary file behind
     def fail(src, dst):

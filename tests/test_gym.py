@@ -142,3 +142,10 @@ def test_step_before_reset_is_refused():
         env.step(0)
     env.reset(seed=0)
     assert env.state.to_move == 1  # the opponent opened; the learner (White) is to act
+
+
+def test_render_without_a_mode_warns():
+    env = OddGymEnv("xodd", 5)
+    env.reset(seed=0)
+    with pytest.warns(UserWarning, match="render\\(\\) was called without a render_mode"):
+        assert env.render() is None

@@ -356,3 +356,14 @@ def test_a_copied_record_is_independent():
         assert other == record
         other.play(int(other.state.legal_actions()[0]))  # once recorded in the original as well
         assert record.to_text() == text and record.state == state and other != record
+
+
+def test_records_from_actions_or_turns_need_sequences():
+    from odd_env.records import YinshRecord
+
+    for build, message in [(lambda: GameRecord.from_actions(square(5), 5), "actions must be a sequence .* got int"),
+                           (lambda: GameRecord.from_turns(square(5), "Bc3"), "turns must be a sequence of turns, got str"),
+                           (lambda: YinshRecord.from_turns(None), "got NoneType"),
+                           (lambda: YinshRecord.from_actions(3), "got int")]:
+        with pytest.raises(ValueError, match=message):
+            build()
