@@ -137,6 +137,8 @@ class YinshBatch:
         Every row must be a running position of this engine's variant
         (ValueError naming the first that is not; nothing changes then).
         """
+        if hasattr(states, "detach"):  # a torch tensor, as OddBatch takes it
+            states = states.detach().cpu().numpy()
         states = np.asarray(states)
         if states.shape != self._states.shape or states.dtype != np.int32:
             raise ValueError(f"states must be int32{list(self._states.shape)}, got {states.dtype}{list(states.shape)}")
