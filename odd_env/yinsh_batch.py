@@ -165,7 +165,7 @@ class YinshBatch:
 
     def game_state(self, index: int) -> YinshState:
         """A copy of game ``index`` (``0..num_games-1``) as a :class:`~odd_env.core.yinsh.YinshState`."""
-        return YinshState(data=self._states[self._game_index(index)].copy())
+        return YinshState._trusted(self._states[self._game_index(index)].copy())
 
     _game_index = OddBatch._game_index
 

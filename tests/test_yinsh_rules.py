@@ -8,6 +8,7 @@ from odd_env.core.yinsh import (
     DECISIONS,
     NUM_ACTIONS,
     NUM_PLANES,
+    NUM_POINTS,
     PASS_ACTION,
     YinshState,
     parse_point,
@@ -470,3 +471,27 @@ def test_observation_arguments_are_checked_like_xodds():
     assert s.observation(np.int64(1), out=out) is out and np.array_equal(out, s.observation(1))
     with pytest.raises(ValueError, match="blitz must be True, False or None, got 'no'"):
         YinshState(blitz="no")
+
+
+def test_state_data_from_outside_is_checked_before_compiled_code_sees_it():
+    junk = YinshState().data.copy()
+    junk[:] = 99  # once a segmentation fault in observation()
+    with pytest.raises(ValueError, match="not a YINSH position play can reach"):
+        YinshState(data=junk)
+    kind = YinshState().data.copy()
+    kind[NUM_POINTS + 1] = 77  # the decision kind
+    with pytest.raises(ValueError, match="the decision kind must be 0..5, got 77"):
+        YinshState(data=kind)
+    frozen = YinshState().data.copy()
+    frozen.setflags(write=False)
+    with pytest.raises(ValueError, match="C-contiguous, writeable"):
+        YinshState(data=frozen)
+    state, rng = YinshState(blitz=True), np.random.default_rng(0)
+    while not state.is_terminal:  # a finished game's data is taken back too
+        state.apply(int(rng.choice(state.legal_actions())))
+    again = YinshState(data=state.data.copy())
+    assert again.is_terminal and again.winner == state.winner and again == state
+    from odd_env.core import GameState
+
+    with pytest.raises(ValueError, match="YINSH positions are odd_env.core.yinsh.YinshState"):
+        GameState(yinsh_board())  # once played Xodd/Yodd rules on the YINSH board

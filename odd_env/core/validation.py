@@ -375,6 +375,9 @@ def check_geometry(geometry: Any) -> Geometry:
         raise ValueError(
             f"geometry must be an odd_env Geometry (odd_env.core.geometry('xodd', 9)), got {type(geometry).__name__}"
         )
+    if geometry.kind not in ("square", "hex"):
+        raise ValueError(f"this is the {geometry.game} board: Xodd and Yodd positions need an Xodd or Yodd board "
+                         "(odd_env.core.geometry('xodd', 9)); YINSH positions are odd_env.core.yinsh.YinshState")
     return geometry
 
 

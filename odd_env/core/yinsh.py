@@ -181,12 +181,26 @@ class YinshState:
             if not isinstance(data, np.ndarray) or data.shape != (size,) or data.dtype != np.int32:
                 got = f"{data.dtype}{list(data.shape)}" if isinstance(data, np.ndarray) else type(data).__name__
                 raise ValueError(f"YINSH state data must be int32[{size}], got {got}")
+            if not (data.flags.c_contiguous and data.flags.writeable):
+                raise ValueError("YINSH state data must be a C-contiguous, writeable array (play writes into it)")
+            problem = _check_data(data)  # garbage would reach compiled code, which trusts it
+            if problem is not None:
+                raise ValueError(f"the data is not a YINSH position play can reach: {problem}")
             if blitz is not None and bool(blitz) != (int(data[t.n + K.M_TARGET]) == 1):
                 raise ValueError(f"blitz={blitz} was given but the state data is of the "
                                  f"{'blitz' if data[t.n + K.M_TARGET] == 1 else 'standard'} game")
         self.data = data
         self._meta = data[t.n :]
         self._mask: np.ndarray | None = None
+
+    @classmethod
+    def _trusted(cls, data: np.ndarray) -> YinshState:
+        """Wrap ``data`` that the rules kernels produced, without checking it (the engine's own states)."""
+        state = cls.__new__(cls)
+        state.data = data
+        state._meta = data[NUM_POINTS:]
+        state._mask = None
+        return state
 
     # ------------------------------------------------------------ copying
     def copy(self) -> YinshState:
@@ -833,6 +847,26 @@ def _check_counts(data: np.ndarray) -> str | None:
                     f"{m[K.M_TARGET] - 1}")
         if on + r > K.NUM_RINGS:
             return f"{PLAYER_NAMES[p]} has {on} rings on the board and {r} removed: more than {K.NUM_RINGS}"
+    return None
+
+
+def _check_data(data: np.ndarray) -> str | None:
+    """What is wrong with state vector ``data`` (of the right shape and dtype), or None: a running
+    game passes :func:`check_state`; a finished one the checks that keep compiled code in bounds."""
+    n = tables().n
+    m = data[n:]
+    if m[K.M_DONE] == 0:
+        return check_state(data)
+    board = data[:n]
+    onboard = tables().onboard.astype(bool)
+    if m[K.M_DONE] != 1:
+        return f"the game-over flag must be 0 or 1, got {m[K.M_DONE]}"
+    if (board[~onboard] != K.OFFBOARD).any() or ((board[onboard] < K.EMPTY) | (board[onboard] > K.MARKER + 1)).any():
+        return "a point holds a value other than 0 (empty), 1-2 (rings) or 3-4 (markers), or off-board 5"
+    if m[K.M_TARGET] not in (1, 3) or m[K.M_TO_MOVE] not in (0, 1) or m[K.M_WINNER] not in (0, 1, K.DRAW):
+        return "the target, the last actor or the winner of the finished game is out of range"
+    if not all(0 <= m[K.M_REMOVED + p] <= m[K.M_TARGET] for p in (WHITE, BLACK)) or not -1 <= m[K.M_CHOSEN] < n:
+        return "the removed rings or the chosen ring are out of range"
     return None
 
 
