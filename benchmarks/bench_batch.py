@@ -15,6 +15,7 @@ import os
 import time
 
 import numpy as np
+from _args import nonneg_int, positive_float, positive_int  # noqa: E402
 from _table import print_rate_table
 
 from odd_env.batch import OddBatch
@@ -79,10 +80,10 @@ def make_pgx_runner(batch: int):
 def main() -> None:
     """Run the benchmark and print a markdown table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--batch", type=int, default=1024, help="games stepped together")
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (the median is reported)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--batch", type=positive_int, default=1024, help="games stepped together")
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds (the median is reported)")
+    parser.add_argument("--seed", type=nonneg_int, default=0)
     args = parser.parse_args()
 
     cases = {f"OddBatch xodd {s}": ("xodd", s) for s in (9, 11, 14)}

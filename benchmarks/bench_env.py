@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from _args import nonneg_int, positive_float, positive_int  # noqa: E402
 from _table import print_rate_table
 
 from odd_env import xodd_v0, yinsh_v0, yodd_v0
@@ -44,9 +45,9 @@ def steps_per_second(make: Callable, seconds: float, seed: int) -> float:
 def main() -> None:
     """Run the benchmark and print a markdown table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (the median is reported)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seconds", type=positive_float, default=3.0, help="seconds per measurement")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds (the median is reported)")
+    parser.add_argument("--seed", type=nonneg_int, default=0)
     args = parser.parse_args()
 
     cases: dict[str, Callable] = {}

@@ -33,6 +33,7 @@ import numpy as np
 import agents.greedy as current
 from odd_env.core import kernels as K
 from odd_env.game import make
+from _args import nonneg_int, positive_int  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_SCORES = np.empty((2, 0), dtype=np.int64)
@@ -41,11 +42,11 @@ NO_SCORES = np.empty((2, 0), dtype=np.int64)
 def load_revision(rev: str):
     """``agents/greedy.py`` of git revision ``rev`` as a module of its own (compiled afresh, not cached)."""
     try:
-        source = subprocess.run(["git", "show", f"{rev}:agents/greedy.py"], cwd=ROOT, check=True,
+        source = subprocess.run(["git", "show", "--end-of-options", f"{rev}:agents/greedy.py"], cwd=ROOT, check=True,
                                 capture_output=True, text=True).stdout
     except (OSError, subprocess.CalledProcessError) as err:
         detail = getattr(err, "stderr", "") or err
-        raise SystemExit(f"--against {rev}: cannot read agents/greedy.py at that revision ({str(detail).strip()})")
+        raise LookupError(f"cannot read agents/greedy.py at that revision ({str(detail).strip()})") from None
     source = re.sub(r"^from \.(\w+) import", r"from agents.\1 import", source, flags=re.M)
     source = source.replace("@njit(cache=True", "@njit(cache=False")
     path = Path(tempfile.mkdtemp(prefix="bench_greedy_")) / "greedy_at_rev.py"
@@ -96,16 +97,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boards", default="xodd:7,xodd:9,xodd:13,yodd:4,yodd:6,yodd:8",
                         help="comma-separated GAME:SIZE (default: %(default)s)")
     parser.add_argument("--against", metavar="REV", help="also time agents/greedy.py of this git revision")
-    parser.add_argument("--games", type=int, default=6, help="greedy games per board (default: %(default)s)")
-    parser.add_argument("--opening", type=int, default=9, help="random actions before each (default: %(default)s)")
-    parser.add_argument("--rounds", type=int, default=5, help="interleaved timing rounds (default: %(default)s)")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--games", type=positive_int, default=6, help="greedy games per board (default: %(default)s)")
+    parser.add_argument("--opening", type=nonneg_int, default=9, help="random actions before each (default: %(default)s)")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="interleaved timing rounds (default: %(default)s)")
+    parser.add_argument("--seed", type=nonneg_int, default=0)
     args = parser.parse_args(argv)
-    for name in ("games", "rounds"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name} must be at least 1, got {getattr(args, name)}")
-    if args.opening < 0:
-        parser.error(f"--opening must be at least 0, got {args.opening}")
     boards = []
     for item in args.boards.split(","):
         game, _, size = item.strip().partition(":")
@@ -117,9 +113,14 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--boards {item!r}: {err}")
         if game not in ("xodd", "yodd"):
             parser.error(f"--boards {item!r}: the greedy player plays xodd and yodd only")
+    if args.against is not None and (not args.against or args.against.startswith("-")):
+        parser.error(f"--against must name a git revision (e.g. HEAD~3 or a commit), got {args.against!r}")
     kernels = {"today": current.best_turn}
     if args.against:
-        kernels[args.against] = load_revision(args.against).best_turn
+        try:
+            kernels[args.against] = load_revision(args.against).best_turn
+        except (LookupError, AttributeError) as err:
+            parser.error(f"--against {args.against}: {err}")
     head = " | ".join(f"{k} us/call" for k in kernels)
     print(f"| board | positions | {head} |" + (" ratio | same turns |" if args.against else ""))
     print("|---|---:|" + "---:|" * len(kernels) + ("---:|---:|" if args.against else ""))

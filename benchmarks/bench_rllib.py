@@ -22,6 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from _args import nonneg_int, positive_int  # noqa: E402
 from _table import print_rate_table
 
 
@@ -56,15 +57,15 @@ def main() -> None:
     """Run the cases in interleaved rounds and print a markdown table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="yodd")
-    parser.add_argument("--board-size", type=int, default=6)
-    parser.add_argument("--channels", type=int, default=64)
-    parser.add_argument("--blocks", type=int, default=4)
-    parser.add_argument("--batch", type=int, default=4096, help="environment steps per update")
-    parser.add_argument("--minibatch-size", type=int, default=1024)
-    parser.add_argument("--epochs", type=int, default=4)
-    parser.add_argument("--iterations", type=int, default=4, help="updates per case and round (the first is dropped)")
-    parser.add_argument("--rounds", type=int, default=2, help="interleaved rounds (the median is reported)")
-    parser.add_argument("--num-cpus", type=int, default=2, help="CPUs of RLlib's local Ray")
+    parser.add_argument("--board-size", type=nonneg_int, default=6)
+    parser.add_argument("--channels", type=positive_int, default=64)
+    parser.add_argument("--blocks", type=nonneg_int, default=4)
+    parser.add_argument("--batch", type=positive_int, default=4096, help="environment steps per update")
+    parser.add_argument("--minibatch-size", type=positive_int, default=1024)
+    parser.add_argument("--epochs", type=positive_int, default=4)
+    parser.add_argument("--iterations", type=positive_int, default=4, help="updates per case and round (the first is dropped)")
+    parser.add_argument("--rounds", type=positive_int, default=2, help="interleaved rounds (the median is reported)")
+    parser.add_argument("--num-cpus", type=positive_int, default=2, help="CPUs of RLlib's local Ray")
     parser.add_argument("--rllib-cases", default="1x1,2x1",
                         help="comma-separated RLlib cases RUNNERSxENVS (env runners x games per runner)")
     args = parser.parse_args()

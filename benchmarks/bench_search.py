@@ -24,8 +24,10 @@ import torch
 
 import agents
 from agents.checkpoint import read_metadata
+from agents.pretrained import network_file
 from odd_env.game import make
 from odd_env.symmetry import map_batch, symmetries
+from _args import nonneg_int, positive_int  # noqa: E402
 
 
 def ms_per_move(spec: str, options: dict, game, games: int, seed: int) -> list[float]:
@@ -68,13 +70,13 @@ def main() -> None:
     """Parse the arguments, time, print the tables."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("networks", nargs="*", help="PPO checkpoints or pretrained names (each of its own game)")
-    p.add_argument("--simulations", type=int, default=200)
-    p.add_argument("--games", type=int, default=2, help="games per agent (half with each colour)")
+    p.add_argument("--simulations", type=positive_int, default=200)
+    p.add_argument("--games", type=positive_int, default=2, help="games per agent (half with each colour)")
     p.add_argument("--batches", default="1,8", help="network-guided search: leaves per network call, "
                    "comma-separated (default 1,8)")
-    p.add_argument("--batch", type=int, default=4096, help="samples per augmented batch")
-    p.add_argument("--rounds", type=int, default=10)
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--batch", type=positive_int, default=4096, help="samples per augmented batch")
+    p.add_argument("--rounds", type=positive_int, default=10)
+    p.add_argument("--seed", type=nonneg_int, default=0)
     a = p.parse_args()
     try:
         batches = [int(b) for b in a.batches.split(",")]
@@ -84,6 +86,11 @@ def main() -> None:
         p.error(f"--batches must be positive integers separated by commas, got {a.batches!r}")
     torch.set_num_threads(1)
     shipped = {net.name: net for net in agents.pretrained_networks()}
+    for source in a.networks:  # every network checked before any timing
+        try:
+            read_metadata(network_file(source))
+        except (ValueError, OSError) as err:
+            p.error(str(err))
     if a.networks:
         print(f"| game | network | agent | ms/move (median) | min | max | moves |")
         print("|---|---|---|---:|---:|---:|---:|")

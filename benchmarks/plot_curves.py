@@ -14,6 +14,7 @@ import argparse
 import csv
 import sys
 from pathlib import Path
+from _args import positive_int  # noqa: E402
 
 
 def read_curve(run_dir: Path, metric: str) -> list[tuple[float, float]]:
@@ -35,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--labels", nargs="+", help="one legend label per run (default: the directory names)")
     parser.add_argument("--metric", default="win_rate/random", help="the metrics.csv column to plot")
     parser.add_argument("--title", default="")
-    parser.add_argument("--games", type=int, default=None, help="games per point, for the axis label")
+    parser.add_argument("--games", type=positive_int, default=None, help="games per point, for the axis label")
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
     args = parser.parse_args(argv)
     labels = args.labels or [run.name for run in args.runs]

@@ -22,6 +22,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from _args import nonneg_int, positive_float, positive_int  # noqa: E402
 
 RECIPES = {
     "xodd7": dict(game="xodd", board_size=7, minutes=15, milestones="5,15", opponents="random,greedy",
@@ -68,7 +69,7 @@ def train_command(name: str, out: Path, device: str, seed: int, minutes: float |
     """The ``python -m agents.ppo`` command of a recipe."""
     r = RECIPES[name]
     return [sys.executable, "-m", "agents.ppo", "--game", r["game"], "--board-size", str(r["board_size"]),
-            "--total-minutes", str(minutes or r["minutes"]), "--total-steps", str(10**10),
+            "--total-minutes", str(r["minutes"] if minutes is None else minutes), "--total-steps", str(10**10),
             "--milestones", r["milestones"], "--eval-every", "10", "--eval-games", "50",
             "--eval-opponents", r.get("eval_opponents", "random,greedy"), "--threads", str(threads), "--device", device, "--seed", str(seed),
             "--run-dir", str(out / name), "--no-progress", *r["train"], *extra]
@@ -131,23 +132,29 @@ def main() -> None:
     parser.add_argument("--recipes", choices=list(GROUPS) + list(RECIPES), default="small")
     parser.add_argument("--out", default="runs/recipes", help="output directory")
     parser.add_argument("--device", default="cpu")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--parallel", type=int, default=2, help="recipes trained at once")
-    parser.add_argument("--threads", type=int, default=1,
+    parser.add_argument("--seed", type=nonneg_int, default=1)
+    parser.add_argument("--parallel", type=positive_int, default=2, help="recipes trained at once")
+    parser.add_argument("--threads", type=positive_int, default=1,
                         help="torch threads of each training run (parallel x threads <= the machine's cores; "
                              "one recipe on 2 cores: --parallel 1 --threads 2)")
-    parser.add_argument("--minutes", type=float, default=None, help="override every recipe's training minutes")
-    parser.add_argument("--eval-games", type=int, default=400)
+    parser.add_argument("--minutes", type=positive_float, default=None, help="override every recipe's training minutes")
+    parser.add_argument("--eval-games", type=positive_int, default=400)
     parser.add_argument("--skip-training", action="store_true", help="only evaluate existing checkpoints")
     parser.add_argument("--league", action="store_true",
                         help="also train against the greedy agent (--scripted-opponents greedy --scripted-prob 0.3); "
                              "the yinsh recipe has its own league (random, 0.5)")
-    parser.add_argument("--mcts-games", type=int, default=50, help="evaluation games against mcts (slow)")
-    parser.add_argument("--workers", type=int, default=1, help="processes for the evaluation games")
+    parser.add_argument("--mcts-games", type=positive_int, default=50, help="evaluation games against mcts (slow)")
+    parser.add_argument("--workers", type=positive_int, default=1, help="processes for the evaluation games")
     args = parser.parse_args()
+    for name in ("eval_games", "mcts_games"):  # checked now, not after the training
+        value = getattr(args, name)
+        if value < 2 or value % 2:
+            parser.error(f"--{name.replace('_', '-')} must be even and >= 2 (half with each colour), got {value}")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        parser.error(f"--out {out} is a file: give a directory")
 
     names = GROUPS.get(args.recipes, [args.recipes])
-    out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     if not args.skip_training:
         pending = list(names)

@@ -22,6 +22,8 @@ import torch
 
 import agents
 from agents.ppo import PPOAgent
+from agents.pretrained import network_file
+from _args import nonneg_int, positive_int  # noqa: E402
 
 PHASES = 5
 
@@ -51,21 +53,25 @@ def main() -> None:
     """Parse the arguments, play, print one table row per network and phase."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("networks", nargs="+", help="pretrained names or PPO checkpoint paths")
-    p.add_argument("--games", type=int, default=40)
-    p.add_argument("--opening", type=int, default=4, help="random actions that start each game (default 4)")
+    p.add_argument("--games", type=positive_int, default=40)
+    p.add_argument("--opening", type=nonneg_int, default=4, help="random actions that start each game (default 4)")
     p.add_argument("--argmax", action="store_true", help="play the most probable move instead of sampling")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--seed", type=nonneg_int, default=0)
     a = p.parse_args()
-    if a.games < 1 or a.opening < 0:
-        p.error("--games must be >= 1 and --opening >= 0")
     torch.set_num_threads(1)
     shipped = {net.name for net in agents.pretrained_networks()}
+    players = {}
+    for net in a.networks:  # every network loaded before any game
+        try:
+            players[net] = PPOAgent(pretrained=net) if net in shipped else PPOAgent(path=str(network_file(net)))
+        except (ValueError, OSError) as err:
+            p.error(str(err))
     print(f"self-play, {a.games} games, {a.opening} random opening actions, "
           f"{'most probable move' if a.argmax else 'sampled policy'}, seed {a.seed}\n")
     print("| network | game | part of the game | positions | sign accuracy | MSE | mean abs value |")
     print("|---|---|---|---:|---:|---:|---:|")
     for net in a.networks:
-        player = PPOAgent(pretrained=net) if net in shipped else PPOAgent(path=net)
+        player = players[net]
         rows = self_play(player, a.games, a.opening, a.argmax, a.seed)
         for k in range(PHASES):
             r = rows[(rows[:, 0] >= k / PHASES) & (rows[:, 0] < (k + 1) / PHASES)]
