@@ -204,14 +204,29 @@ def check_args(args: Args) -> None:
         raise ValueError(f"--minibatch-size {args.minibatch_size} exceeds --train-batch-size {args.train_batch_size}")
     if not 0.0 <= args.latest_prob <= 1.0:
         raise ValueError(f"--latest-prob must be in [0, 1], got {args.latest_prob}")
+    if args.seed < 0:
+        raise ValueError(f"--seed must be >= 0, got {args.seed}")
+    # The same ranges as python -m agents.ppo (NaN fails every comparison, so it is refused too).
+    for name, low, high, low_open in (("lr", 0.0, math.inf, True), ("gamma", 0.0, 1.0, False),
+                                      ("gae_lambda", 0.0, 1.0, False), ("clip_coef", 0.0, math.inf, True),
+                                      ("ent_coef", 0.0, math.inf, False), ("vf_coef", 0.0, math.inf, False),
+                                      ("max_grad_norm", 0.0, math.inf, True)):
+        value = getattr(args, name)
+        if not ((value > low if low_open else value >= low) and value <= high and math.isfinite(value)):
+            span = f"in [{low:g}, {high:g}]" if math.isfinite(high) else f"{'>' if low_open else '>='} {low:g}"
+            raise ValueError(f"--{name.replace('_', '-')} must be a finite number {span}, got {value}")
     if args.resume and args.overwrite:
         raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
     import agents
 
+    from .base import check_board
+
+    game = make_game(args.game, args.board_size)
     for spec in _opponents(args):
-        name, _ = agents.parse_spec(spec)
-        if name not in agents.available():
-            raise ValueError(f"--eval-opponents: unknown agent {name!r}; available: {', '.join(agents.available())}")
+        try:
+            check_board(agents.load(spec), game, spec)  # loaded once here: bad options fail now, not in Ray
+        except (ValueError, OSError) as err:
+            raise ValueError(f"--eval-opponents {spec}: {err}") from None
 
 
 def _opponents(args: Args) -> tuple[str, ...]:
@@ -260,6 +275,15 @@ def build_config(args: Args) -> PPOConfig:
 
 
 # ================================================================ the run
+def require_ray() -> None:
+    """ValueError saying how to install Ray RLlib if it is not importable."""
+    import importlib.util
+
+    if importlib.util.find_spec("ray") is None:
+        raise ValueError('Ray is not installed: pip install -e ".[rllib]" (Ray RLlib, kept out of the core '
+                         "dependencies)")
+
+
 def init_ray(args: Args) -> None:
     """Join the cluster of ``--address`` (or ``RAY_ADDRESS``), else start a local Ray with ``--num-cpus``."""
     import ray
@@ -413,6 +437,7 @@ def main(argv: list[str] | None = None) -> None:
         args = parse_args(argv)
         check_args(args)
         prepare_run_dir(args, clear=False)  # before Ray starts (train clears an --overwrite run's files)
+        require_ray()
     except (ValueError, OSError) as err:  # OSError: a run directory that cannot be made or read
         print(f"python -m agents.rllib_train: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None

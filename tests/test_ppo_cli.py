@@ -3,6 +3,7 @@ run's saved arguments; runs end with one line saying why; no tqdm is needed."""
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -170,3 +171,24 @@ def test_the_bar_counts_toward_the_nearer_limit(tmp_path, capsys):
                         "--total-minutes", "0.0001"]) == 0
     captured = capsys.readouterr()
     assert "/0.0001 min: 100%" in captured.err and "stopped at the time limit" in captured.out
+
+
+def test_rllib_command_line_checks_its_options_and_says_how_to_get_ray(tmp_path, capsys, monkeypatch):
+    """Without Ray (the rllib extra), and before Ray would start: the same ranges as agents.ppo, one message."""
+    import importlib.util
+
+    from agents import rllib_train
+
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else find_spec(name, *a))
+    for argv, message in [(["--lr", "nan"], "--lr must be a finite number > 0, got nan"),
+                          (["--gamma", "7"], r"--gamma must be a finite number in \[0, 1\], got 7.0"),
+                          (["--seed", "-1"], "--seed must be >= 0, got -1"),
+                          (["--eval-opponents", "mcts:simulations=-5"], "--eval-opponents mcts:simulations=-5: mcts "
+                                                                        "option simulations must be an integer >= 1"),
+                          ([], r'Ray is not installed: pip install -e "\.\[rllib\]"')]:
+        with pytest.raises(SystemExit) as exc:
+            rllib_train.main(argv + ["--iterations", "1", "--run-dir", str(tmp_path / "run")])
+        assert exc.value.code == 2
+        assert re.search(message, capsys.readouterr().err), argv
+    assert not (tmp_path / "run").exists()

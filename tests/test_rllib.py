@@ -216,7 +216,8 @@ def test_league_mapping_seats_main_on_both_colours_against_the_league():
 
 def test_command_line_rejects_bad_options_with_status_2(capsys):
     for argv in (["--game", "chess"], ["--iterations", "0"], ["--eval-opponents", "nobody"],
-                 ["--minibatch-size", "8192"]):
+                 ["--minibatch-size", "8192"], ["--lr", "nan"], ["--gamma", "7"], ["--seed", "-1"],
+                 ["--eval-opponents", "mcts:simulations=-5"]):
         with pytest.raises(SystemExit) as exc:
             main(argv)
         assert exc.value.code == 2
