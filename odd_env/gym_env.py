@@ -202,9 +202,24 @@ class OddGymEnv(gymnasium.Env):
         }
 
 
+def _xodd_env(**kwargs: Any) -> OddGymEnv:
+    return _registered("xodd", kwargs)
+
+
+def _yodd_env(**kwargs: Any) -> OddGymEnv:
+    return _registered("yodd", kwargs)
+
+
+def _registered(game: str, kwargs: dict[str, Any]) -> OddGymEnv:
+    if "game" in kwargs:  # the id names the game: another one would silently give the other env
+        raise ValueError(f"odd_env/{game.capitalize()}-v0 plays {game}; it takes no game= (got game={kwargs['game']!r}): "
+                         "make odd_env/Xodd-v0 or odd_env/Yodd-v0 for the game you want")
+    return OddGymEnv(game, **kwargs)
+
+
 def register_envs() -> None:
     """Register ``odd_env/Xodd-v0`` and ``odd_env/Yodd-v0`` in Gymnasium's registry."""
-    for name, game in (("Xodd", "xodd"), ("Yodd", "yodd")):
+    for name, entry in (("Xodd", "_xodd_env"), ("Yodd", "_yodd_env")):
         env_id = f"odd_env/{name}-v0"
         if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point="odd_env.gym_env:OddGymEnv", kwargs={"game": game})
+            gymnasium.register(env_id, entry_point=f"odd_env.gym_env:{entry}")

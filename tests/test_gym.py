@@ -149,3 +149,10 @@ def test_render_without_a_mode_warns():
     env.reset(seed=0)
     with pytest.warns(UserWarning, match="render\\(\\) was called without a render_mode"):
         assert env.render() is None
+
+
+def test_the_registered_id_names_the_game():
+    with pytest.raises(ValueError, match="odd_env/Xodd-v0 plays xodd; it takes no game="):
+        gymnasium.make("odd_env/Xodd-v0", game="yodd")  # once a Yodd env under the Xodd id
+    env = gymnasium.make("odd_env/Yodd-v0", board_size=4)
+    assert (env.unwrapped.game, env.unwrapped.board_size) == ("yodd", 4)

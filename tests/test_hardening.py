@@ -460,12 +460,19 @@ def _batch_argument_cases() -> list[Case]:
 
 def group_positions() -> list[Case]:
     """Drawn positions that the rules cannot reach."""
+    from odd_env.core.validation import check_states
     from odd_env.positions import from_ascii
 
     g = square(3)
     return [
         Case("no legal action in step 2", lambda: from_ascii("xodd", STUCK, first_stone="a3"), "no legal action"),
         Case("cells not separated", lambda: from_ascii("xodd", "...\n.X.\n..."), "cells are separated by spaces"),
+        Case("from_observation with extra planes",
+             lambda: GameState.from_observation(square(5), np.zeros((20, 5, 5), np.int8)),
+             r"planes must have shape \(12, 5, 5\) for xodd 5, got \(20, 5, 5\)"),
+        Case("check_states(running_only='no')",
+             lambda: check_states(square(5), np.zeros((1, 10), np.int32), running_only="no"),
+             "running_only must be True or False"),
         Case("step 2 with one stone", lambda: from_ascii("xodd", ". X .\n. . .\n. . .", first_stone="b3"),
              "at least 2 stones"),
         Case("drawing not text", lambda: from_ascii("xodd", None), "text"),

@@ -495,3 +495,12 @@ def test_state_data_from_outside_is_checked_before_compiled_code_sees_it():
 
     with pytest.raises(ValueError, match="YINSH positions are odd_env.core.yinsh.YinshState"):
         GameState(yinsh_board())  # once played Xodd/Yodd rules on the YINSH board
+
+
+def test_flags_are_booleans_not_truthy_values():
+    for call, message in [(lambda: YinshState.from_position(blitz="no"), "blitz must be True or False, got 'no'"),
+                          (lambda: YinshState.from_position(passed="no"), "passed must be True or False"),
+                          (lambda: YinshState.from_observation(YinshState().observation(), blitz=0),
+                           "blitz must be True, False or None, got 0")]:
+        with pytest.raises(ValueError, match=message):
+            call()

@@ -208,7 +208,7 @@ class GameState:
         g = check_geometry(geometry)
         n = g.num_cells
         planes = np.asarray(planes)
-        if planes.ndim != 3 or planes.shape[0] < NUM_PLANES or planes.shape[1:] != (g.height, g.width):
+        if planes.ndim != 3 or planes.shape != (NUM_PLANES, g.height, g.width):
             raise ValueError(
                 f"planes must have shape ({NUM_PLANES}, {g.height}, {g.width}) for "
                 f"{g.game} {g.size}, got {planes.shape}"

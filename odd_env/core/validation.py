@@ -385,6 +385,8 @@ def check_states(geometry: Geometry, states: np.ndarray, running_only: bool = Fa
     """Raise ValueError naming the first row of ``states`` (int32[B, state_size]) that is
     not a position the rules can reach (with ``running_only``, also a finished game)."""
     g = check_geometry(geometry)
+    if not isinstance(running_only, (bool, np.bool_)):
+        raise ValueError(f"running_only must be True or False, got {running_only!r}")
     size = K.state_size(g.num_cells)
     if not isinstance(states, np.ndarray) or states.ndim != 2 or states.shape[1] != size or states.dtype != np.int32:
         got = f"{states.dtype}{list(states.shape)}" if isinstance(states, np.ndarray) else type(states).__name__

@@ -582,6 +582,9 @@ class YinshState:
         resolves rows made by the opponent's move; ``passed``: the opponent
         has just passed. ValueError if the position cannot arise.
         """
+        for flag, value in (("blitz", blitz), ("passed", passed)):
+            if not isinstance(value, (bool, np.bool_)):
+                raise ValueError(f"{flag} must be True or False, got {value!r}")
         t = tables()
         n = t.n
         board = np.where(t.onboard.astype(bool), K.EMPTY, K.OFFBOARD).astype(np.int32)
@@ -684,6 +687,8 @@ class YinshState:
         kinds = np.flatnonzero(const[K.P_KIND : K.P_KIND + K.NUM_KINDS])
         if len(kinds) != 1:
             raise ValueError(f"planes 6-11 must mark exactly one decision kind, got {len(kinds)}")
+        if blitz is not None and not isinstance(blitz, (bool, np.bool_)):
+            raise ValueError(f"blitz must be True, False or None, got {blitz!r}")
         if blitz is not None and bool(blitz) != bool(const[K.P_BLITZ]):
             raise ValueError(f"blitz={blitz} was given but plane 22 says blitz={bool(const[K.P_BLITZ])}")
         if (flat[:6, ~onboard] != 0).any():
