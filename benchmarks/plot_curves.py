@@ -14,20 +14,32 @@ import argparse
 import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from _args import positive_int  # noqa: E402
+from odd_env._files import check_can_make_dir  # noqa: E402
 
 
 def read_curve(run_dir: Path, metric: str) -> list[tuple[float, float]]:
     """(training minutes, value) at every row of the run's metrics.csv that logged ``metric``."""
     path = run_dir / "metrics.csv"
     if not path.is_file():
-        raise SystemExit(f"{run_dir} holds no metrics.csv (not a PPO run directory?)")
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
+        raise ValueError(f"{run_dir} holds no metrics.csv (not a PPO run directory?)")
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except (UnicodeDecodeError, csv.Error) as err:
+        raise ValueError(f"{path} is not a metrics CSV ({err})") from None
     if rows and metric not in rows[0]:
         have = sorted(k for k in rows[0] if k.startswith("win_rate/"))
-        raise SystemExit(f"{path} has no column {metric!r}; it has {', '.join(have) or 'no win rates'}")
-    return [(float(r["train_minutes"]), float(r[metric])) for r in rows if r.get(metric) not in ("", None)]
+        raise ValueError(f"{path} has no column {metric!r}; it has {', '.join(have) or 'no win rates'}")
+    try:
+        points = [(float(r["train_minutes"]), float(r[metric])) for r in rows if r.get(metric) not in ("", None)]
+    except (KeyError, ValueError) as err:
+        raise ValueError(f"{path}: every row needs numbers in train_minutes and {metric} ({err!r})") from None
+    if not points:
+        raise ValueError(f"{path} holds no value of {metric} yet (the run has not evaluated: --eval-every)")
+    return points
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -42,6 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     labels = args.labels or [run.name for run in args.runs]
     if len(labels) != len(args.runs):
         parser.error(f"{len(args.runs)} runs but {len(labels)} labels")
+    if args.out.suffix.lower() != ".png" or args.out.is_dir():
+        parser.error(f"--out must name a .png file, got {args.out}")
+    try:
+        curves = [read_curve(run, args.metric) for run in args.runs]  # every run read before drawing
+        check_can_make_dir(args.out.parent, "the folder of --out")
+    except ValueError as err:
+        parser.error(str(err))
 
     import matplotlib
 
@@ -49,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(6.4, 4.0 + 0.25 * len(args.runs)))
-    for run, label in zip(args.runs, labels):
-        pts = read_curve(run, args.metric)
+    for pts, label in zip(curves, labels):
         ax.plot(*zip(*pts), marker="o", ms=3, label=label)
     ax.set_xlabel("training minutes")
     per_point = f" ({args.games} games/point)" if args.games else ""
