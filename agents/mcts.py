@@ -302,11 +302,10 @@ class MCTSAgent(Agent):
 
                         check_loaded(entry, ckpt_io.read_metadata(entry.search_path), search=True)
                         where = {"path": str(entry.search_path)}
-                player = PPOAgent(**where, symmetries=symmetries)
+                player = PPOAgent(**where)
             except ValueError as err:
-                if str(err).startswith("ppo option symmetries"):  # the option is this agent's, passed on
-                    raise ValueError("mcts" + str(err)[len("ppo"):]) from None
                 raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
+            player.set_symmetries(symmetries, "mcts option symmetries")
             policy_value_fn = player.policy_value
         if symmetries != 1 and player is None:
             raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "

@@ -1018,10 +1018,15 @@ class PPOAgent(Agent):
         cfg = self.network.config
         self.game = make_game(cfg.game, cfg.board_size or None, cfg.variant)
         self.geometry = self.game.extra.get("geometry")
+        self.set_symmetries(symmetries)
+
+    def set_symmetries(self, symmetries: int, option: str = "ppo option symmetries") -> None:
+        """Average over the first ``symmetries`` maps of the board's group; ValueError naming ``option``
+        (the agent whose option it is, e.g. a search passing its own on) if out of range."""
         group = board_symmetry.symmetries(self.game)
         if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) \
                 or not 1 <= symmetries <= len(group):
-            raise ValueError(f"ppo option symmetries must be an integer from 1 (the position as it is) to "
+            raise ValueError(f"{option} must be an integer from 1 (the position as it is) to "
                              f"{len(group)} (every symmetry of the {self.game.label} board), got {symmetries!r}")
         self.symmetries = int(symmetries)
         """Views averaged per position: the first ``symmetries`` maps of the board's group."""
