@@ -169,8 +169,8 @@ class Args:
     """updates between evaluations (0: only at the end)"""
     eval_games: int = 100
     """evaluation games per opponent (half with each colour)"""
-    eval_opponents: str = "random,greedy"
-    """comma-separated agent specs to evaluate against (e.g. random,greedy,mcts:simulations=100,c=1.4)"""
+    eval_opponents: str = "auto"
+    """comma-separated agent specs to evaluate against (e.g. random,greedy,mcts:simulations=100,c=1.4); auto: random,greedy on Xodd and Yodd, random on YINSH (greedy plays Xodd and Yodd only)"""
     checkpoint_every: int = 20
     """updates between checkpoints"""
     milestones: str = ""
@@ -407,6 +407,16 @@ def init_weights(net: PolicyValueNet, source: str) -> tuple[str, list[str]]:
     return digest, fresh
 
 
+def eval_opponents(text: str, game: Game) -> str:
+    """``--eval-opponents`` with ``auto`` resolved for ``game``: random and greedy where greedy
+    can play (Xodd and Yodd), else random alone (YINSH); other text unchanged."""
+    if text.strip() != "auto":
+        return text
+    from .greedy import GreedyAgent
+
+    return "random" if GreedyAgent().cannot_play(game) else "random,greedy"
+
+
 def build_agents(text: str, game: Game, what: str, seed: int | None = None) -> list[tuple[str, Agent]]:
     """(spec, agent) for each spec of a comma-separated list, checked to play ``game``.
 
@@ -531,7 +541,7 @@ class Trainer:
         scripted = build_agents(args.scripted_opponents, G, "--scripted-opponents", seed=args.seed)
         self.scripted_specs = [spec for spec, _ in scripted]
         self.scripted = [agent for _, agent in scripted]
-        self.eval_agents = build_agents(args.eval_opponents, G, "--eval-opponents")
+        self.eval_agents = build_agents(eval_opponents(args.eval_opponents, G), G, "--eval-opponents")
         self.device = check_device(args.device, "--device")
         # The process-wide settings this changes are put back if it fails (a bad --init-from, say).
         saved = (random.getstate(), np.random.get_state(), torch.get_rng_state(), torch.get_num_threads())

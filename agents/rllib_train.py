@@ -49,8 +49,8 @@ class Args:
 
     game: str = "yodd"
     """the game (see odd_env.game.available_games())"""
-    board_size: int = 6
-    """board size (Xodd side, Yodd base)"""
+    board_size: int = 0
+    """board size (Xodd side, Yodd base); 0: the game's default (Xodd 9, Yodd 6; YINSH has one board)"""
     iterations: int = 10
     """training iterations (each samples train_batch_size steps, then updates)"""
     env_runners: int = 2
@@ -99,8 +99,8 @@ class Args:
     """iterations between evaluations (0: only at the end)"""
     eval_games: int = 100
     """evaluation games per opponent (half with each colour)"""
-    eval_opponents: str = "random,greedy"
-    """comma-separated agent specs to evaluate against"""
+    eval_opponents: str = "auto"
+    """comma-separated agent specs to evaluate against; auto: random,greedy on Xodd and Yodd, random on YINSH"""
     eval_env_runners: int = 0
     """env runners for evaluation games (0: played in this process)"""
     checkpoint_every: int = 10
@@ -186,11 +186,16 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return Args(**{**saved, **given, "run_dir": full["run_dir"], "resume": True, "overwrite": False})
 
 
-def check_args(args: Args) -> None:
-    """Raise ValueError naming the first option that cannot work."""
+def _game(args: Args):
+    """The game of the run: ``--game`` at ``--board-size`` (0: the game's default size)."""
     from odd_env.game import make as make_game
 
-    make_game(args.game, args.board_size)  # names the allowed games and sizes
+    return make_game(args.game, args.board_size or None)
+
+
+def check_args(args: Args) -> None:
+    """Raise ValueError naming the first option that cannot work."""
+    _game(args)  # names the allowed games and sizes
     positive = ("iterations", "envs_per_env_runner", "num_cpus", "threads", "channels", "blocks",
                 "train_batch_size", "minibatch_size", "num_epochs", "snapshot_every", "pool_size",
                 "eval_games", "checkpoint_every")
@@ -221,7 +226,7 @@ def check_args(args: Args) -> None:
 
     from .base import check_board
 
-    game = make_game(args.game, args.board_size)
+    game = _game(args)
     for spec in _opponents(args):
         try:
             check_board(agents.load(spec), game, spec)  # loaded once here: bad options fail now, not in Ray
@@ -230,7 +235,9 @@ def check_args(args: Args) -> None:
 
 
 def _opponents(args: Args) -> tuple[str, ...]:
-    return tuple(s.strip() for s in args.eval_opponents.split(",") if s.strip())
+    from .ppo import eval_opponents
+
+    return tuple(s.strip() for s in eval_opponents(args.eval_opponents, _game(args)).split(",") if s.strip())
 
 
 # ================================================================ the config
@@ -239,12 +246,10 @@ def build_config(args: Args) -> PPOConfig:
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
 
-    from odd_env.game import make as make_game
-
     from . import rllib
 
     rllib.register_envs()
-    game = make_game(args.game, args.board_size)
+    game = _game(args)
     spec = rllib.module_spec(game, channels=args.channels, blocks=args.blocks)
     agents = rllib.agent_ids(game)
     opponents = _opponents(args)

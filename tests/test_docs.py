@@ -72,3 +72,41 @@ def test_readme_strength_table_is_the_one_the_index_gives():
     start = readme.index(out.splitlines()[0])
     shown = readme[start:].split("\n\n", 1)[0].strip()
     assert shown == out, "README's strength table has rows the index does not give"
+
+
+def _documented_ppo_commands() -> list[str]:
+    """Every ``python -m agents.ppo ...`` command the README and the pretrained index show."""
+    import json
+
+    text = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", " ")
+    commands = [m.group(0) for m in re.finditer(r"python -m agents\.ppo(?: +[^\s`|]+)+", text)]
+    index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
+    rows = index.values() if isinstance(index, dict) else index
+    commands += [row["command"] for row in rows if isinstance(row, dict) and "agents.ppo" in str(row.get("command"))]
+    return commands
+
+
+def test_documented_training_commands_parse_and_their_opponents_play_the_game(tmp_path):
+    """The README's and the index's training commands start: their arguments pass the trainer's
+    checks, and their evaluation and league opponents can play the command's game (the YINSH
+    command keeps the default --eval-opponents, which leaves greedy out there)."""
+    import shlex
+
+    from agents.ppo import build_agents, eval_opponents, game_of, parse_args, validate_args
+
+    commands = _documented_ppo_commands()
+    assert any("--game yinsh" in c for c in commands) and len(commands) >= 4, commands
+    seen_games = set()
+    for command in commands:
+        argv = [a for a in shlex.split(command)[3:] if a != "--help"]
+        argv = ["cpu" if a.startswith("cuda") else a for a in argv]  # the GPU recipe, checked on this CPU
+        if "--resume" in argv:
+            continue
+        args = parse_args(argv)
+        validate_args(args)
+        game = game_of(args)
+        seen_games.add(game.name)
+        for text, what in ((eval_opponents(args.eval_opponents, game), "--eval-opponents"),
+                           (args.scripted_opponents, "--scripted-opponents")):
+            build_agents(text, game, what)  # raises ValueError naming the spec that cannot play
+    assert seen_games == {"xodd", "yodd", "yinsh"}, seen_games

@@ -186,9 +186,13 @@ def test_rllib_command_line_checks_its_options_and_says_how_to_get_ray(tmp_path,
                           (["--seed", "-1"], "--seed must be >= 0, got -1"),
                           (["--eval-opponents", "mcts:simulations=-5"], "--eval-opponents mcts:simulations=-5: mcts "
                                                                         "option simulations must be an integer >= 1"),
-                          ([], r'Ray is not installed: pip install -e "\.\[rllib\]"')]:
+                          ([], r'Ray is not installed: pip install -e "\.\[rllib\]"'),
+                          # the default --board-size 0 is each game's own size (YINSH has one board)
+                          (["--game", "yinsh"], r'Ray is not installed: pip install -e "\.\[rllib\]"'),
+                          (["--game", "xodd", "--board-size", "1"], "Xodd board_size must be from 2 to 19, got 1")]:
         with pytest.raises(SystemExit) as exc:
             rllib_train.main(argv + ["--iterations", "1", "--run-dir", str(tmp_path / "run")])
         assert exc.value.code == 2
         assert re.search(message, capsys.readouterr().err), argv
     assert not (tmp_path / "run").exists()
+    assert [rllib_train._game(rllib_train.parse_args(["--game", g])).size for g in ("xodd", "yodd", "yinsh")] == [9, 6, 0]
