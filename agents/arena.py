@@ -142,6 +142,14 @@ def _check_labels(labels: Any, count: int, what: str) -> tuple[str, ...]:
     return tuple(labels)
 
 
+def _game(game: str | Game, size: int | None, variant: str) -> Game:
+    """The game of :func:`play_game` / :func:`round_robin`: a name with ``size`` and ``variant``, or
+    a :class:`Game`, which brings its own (the default ``size`` of 7 is then not compared)."""
+    if isinstance(game, Game) and size == 7:
+        size = None
+    return make_game(game, size, variant)
+
+
 def play_game(
     first: Agent | str,
     second: Agent | str,
@@ -156,14 +164,16 @@ def play_game(
     """Play one game between two agents (or agent specs) and return its result.
 
     ``first`` plays player 0 (Black in Xodd/Yodd, White in YINSH). ``game`` is
-    a :class:`odd_env.game.Game` or a name with ``size`` and ``variant``
+    a :class:`odd_env.game.Game` (with its own size and variant: a different
+    ``size`` other than the default, or ``variant``, is a ValueError) or a
+    name with ``size`` and ``variant``
     (``play_game("mcts", "random", "yinsh", None)``). With ``seed``, both
     agents are reset with seeds derived from it, so the game repeats exactly
     (unless an agent has a time budget). ``opening`` uniformly random legal
     actions, drawn from ``opening_seed`` (default: ``seed``), are played
     before the agents take over; if they end the game, no agent moves.
     """
-    G = make_game(game, size, variant)
+    G = _game(game, size, variant)
     opening = check_opening(opening)
     seed = None if seed is None else check_int("seed", seed, 0)
     opening_seed = None if opening_seed is None else check_int("opening_seed", opening_seed, 0)
@@ -553,8 +563,8 @@ def round_robin(
 ) -> ArenaResult:
     """Play every pair of ``agents`` (instances or specs) ``games_per_pair`` times.
 
-    ``game`` is a :class:`odd_env.game.Game` or a name with ``size`` and
-    ``variant``. Half of each pair's games are played with each colour.
+    ``game`` is a :class:`odd_env.game.Game` (as in :func:`play_game`) or a
+    name with ``size`` and ``variant``. Half of each pair's games are played with each colour.
     ``workers > 1`` runs games in that many processes (agents are pickled to each).
     ``opening`` random legal actions start every game, the same for the two
     games of a pair that swap colours (see the module docstring).
@@ -587,7 +597,7 @@ def round_robin(
     workers = check_int("workers", workers, 1)
     progress = check_bool("progress", progress)
     resume = check_bool("resume", resume)
-    G = make_game(game, size, variant)  # validates early
+    G = _game(game, size, variant)  # validates early
     opening = check_opening(opening)
     if labels is None:
         labels = [a if isinstance(a, str) else a.label for a in agents]

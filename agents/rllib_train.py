@@ -51,6 +51,8 @@ class Args:
     """the game (see odd_env.game.available_games())"""
     board_size: int = 0
     """board size (Xodd side, Yodd base); 0: the game's default (Xodd 9, Yodd 6; YINSH has one board)"""
+    variant: str = ""
+    """the game's variant: "" (standard) or, for YINSH, blitz (one ring wins)"""
     iterations: int = 10
     """training iterations (each samples train_batch_size steps, then updates)"""
     env_runners: int = 2
@@ -190,7 +192,7 @@ def _game(args: Args):
     """The game of the run: ``--game`` at ``--board-size`` (0: the game's default size)."""
     from odd_env.game import make as make_game
 
-    return make_game(args.game, args.board_size or None)
+    return make_game(args.game, args.board_size or None, args.variant)
 
 
 def check_args(args: Args) -> None:
@@ -255,7 +257,7 @@ def build_config(args: Args) -> PPOConfig:
     opponents = _opponents(args)
     config = (
         PPOConfig()
-        .environment(rllib.env_name(game.name), env_config={"board_size": game.size})
+        .environment(rllib.env_name(game.name), env_config={"board_size": game.size, "variant": game.variant})
         .env_runners(num_env_runners=args.env_runners, num_envs_per_env_runner=args.envs_per_env_runner,
                      num_cpus_per_env_runner=1)
         .learners(num_learners=0)

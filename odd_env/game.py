@@ -327,9 +327,15 @@ def make(name: str, size: int | None = None, variant: str = "") -> Game:
     """The :class:`Game` ``name`` with its parameters (default size when ``size`` is None).
 
     ``make("xodd", 9)``, ``make("yodd", 6)``, ``make("yinsh", variant="blitz")``.
-    Raises ValueError naming the allowed values for an unknown game, size or variant.
+    A :class:`Game` passed as ``name`` is returned as it is; a ``size`` or ``variant`` given
+    with it must be its own. Raises ValueError naming the allowed values for an unknown
+    game, size or variant.
     """
     if isinstance(name, Game):
+        if (size is not None and size != name.size) or (variant and variant != name.variant):
+            raise ValueError(f"make({name!r}, size={size!r}, variant={variant!r}): that game has size "
+                             f"{name.size} and variant {name.variant!r}; pass its name ({name.name!r}) "
+                             "to make another size or variant")
         return name
     if not isinstance(name, str) or name not in _FACTORIES:
         raise ValueError(f"unknown game {name!r}; available: {', '.join(available_games())}")

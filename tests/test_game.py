@@ -46,6 +46,15 @@ def test_registry_and_interning():
                          (("yinsh", None, None), "variant must be a string"), (("xodd", 7, ["x"]), "got list")]:
         with pytest.raises(ValueError, match=message):
             make(*bad)
+    # A Game stands for itself; a size or variant given with it must be its own (it was ignored).
+    x9, blitz = make("xodd", 9), make("yinsh", variant="blitz")
+    assert make(x9) is x9 and make(x9, 9) is x9 and make(blitz, 0, "blitz") is blitz and make(blitz) is blitz
+    for bad, message in [((x9, 13), r"make\(Game\('xodd 9'\), size=13, variant=''\): that game has size 9 and "
+                                     r"variant ''; pass its name \('xodd'\)"),
+                         ((x9, None, "blitz"), "that game has size 9 and variant ''"),
+                         ((blitz, None, "fast"), "that game has size 0 and variant 'blitz'")]:
+        with pytest.raises(ValueError, match=message):
+            make(*bad)
 
 
 @pytest.mark.parametrize("name,size,variant", GAMES)
@@ -127,3 +136,13 @@ def test_agents_play_from_yinsh_observations():
         a = player(obs)
         assert obs["action_mask"][a]
         env.step(a)
+
+
+def test_arena_takes_a_game_with_its_own_size_and_refuses_another():
+    x5 = make("xodd", 5)
+    assert play_game("random", "random", x5, seed=1).plies > 0  # the default size=7 is not compared
+    assert round_robin(["random", "greedy"], x5, games_per_pair=2, progress=False).size == 5
+    with pytest.raises(ValueError, match=r"that game has size 5 and variant ''"):
+        round_robin(["random", "greedy"], x5, 9, games_per_pair=2, progress=False)
+    with pytest.raises(ValueError, match="that game has size 5"):
+        play_game("random", "random", x5, None, variant="blitz")
