@@ -1,12 +1,12 @@
 """Ship a trained network with the package and measure the shipped ones.
 
     # export a run's network into agents/networks/ and record it in the index
-    python benchmarks/pretrained.py add xodd9 runs/xodd9/last.pt --command "python -m agents.ppo ..."
+    python benchmarks/pretrained.py add xodd9 runs/recipes/xodd9/last.pt --command "python -m agents.ppo ..."
     # a network refit by agents.refit: both commands are recorded
-    python benchmarks/pretrained.py add yodd6 yodd6-refit.pt --command "python -m agents.ppo ..." \
+    python benchmarks/pretrained.py add yodd6 runs/yodd6-refit.pt --command "python -m agents.ppo ..." \
         --refit-command "python -m agents.refit ..."
     # a search network for NAME: its value refit (agents.refit) guides mcts:network=NAME, the player stays
-    python benchmarks/pretrained.py add-search xodd9 xodd9-refit.pt --refit-command "python -m agents.refit ..."
+    python benchmarks/pretrained.py add-search xodd9 xodd9-search.pt --refit-command "python -m agents.refit ..."
     # arena tables (both colours), written into the index and printed as Markdown
     python benchmarks/pretrained.py measure xodd9 --opponents random,greedy,mcts:simulations=200 --games 400
     python benchmarks/pretrained.py measure xodd9 --opponents mcts:simulations=1000 --games 40

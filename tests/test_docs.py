@@ -110,3 +110,24 @@ def test_documented_training_commands_parse_and_their_opponents_play_the_game(tm
                            (args.scripted_opponents, "--scripted-opponents")):
             build_agents(text, game, what)  # raises ValueError naming the spec that cannot play
     assert seen_games == {"xodd", "yodd", "yinsh"}, seen_games
+
+
+def test_notebook_02_prints_the_command_of_its_own_run():
+    """The command line notebook 02 shows (its committed output) is the notebook's full-mode run:
+    parsed by agents.ppo it gives the same Args (a dropped flag or a changed default shows here)."""
+    import json
+    import shlex
+    from dataclasses import asdict
+
+    from agents.ppo import Args, parse_args
+
+    cells = json.loads((ROOT / "notebooks/02_train_a_baseline.ipynb").read_text(encoding="utf-8"))["cells"]
+    settings = next(c for c in cells if c["cell_type"] == "code" and "args = Args(" in "".join(c["source"]))
+    namespace = {"Args": Args, "Path": Path, "asdict": asdict, "QUICK": False,
+                 "display": lambda *a: None, "Markdown": lambda *a: None}
+    exec("".join(settings["source"]), namespace)
+    printed = [c for c in cells if c["cell_type"] == "code"
+               and any("python -m agents.ppo" in "".join(o.get("text", "")) for o in c.get("outputs", []))]
+    assert len(printed) == 1
+    command = "".join(printed[0]["outputs"][0]["text"]).strip()
+    assert parse_args(shlex.split(command)[3:]) == namespace["args"], command
