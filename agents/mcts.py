@@ -17,12 +17,14 @@ expands the first new position and evaluates it: by a rollout to the end of
 the game (compiled, on the flat state of :mod:`odd_env.core.kernels`), or by
 a value function. Rollout policies:
 
-* ``"greedy"`` (default): the greedy agent's whole-turn choice
+* ``"auto"`` (default): ``"greedy"`` on Xodd and Yodd, ``"random"`` on YINSH;
+* ``"greedy"``: the greedy agent's whole-turn choice
   (:func:`agents.greedy.best_turn`), with a uniformly random step instead with
   probability ``epsilon``;
 * ``"random"``: uniform over the legal actions of each step.
 
-Priors come from ``prior="greedy"`` (default) -- a softmax over the greedy
+Priors come from ``prior="greedy"`` (the default ``"auto"`` on Xodd and
+Yodd; on YINSH ``"auto"`` is ``None``, plain UCT) -- a softmax over the greedy
 score of the best turn each action leads to, at temperature ``prior_temp``,
 computed when a node is first searched through -- or from
 ``policy_value_fn(state) -> (priors over all actions, value in [-1, 1]
@@ -219,9 +221,11 @@ class MCTSAgent(Agent):
             and Yodd, 0 otherwise (rollouts; YINSH, which has no groups).
         time_budget: seconds per action; ``None`` for no limit. The search
             stops at whichever of ``simulations`` and ``time_budget`` comes first.
-        rollout: ``"greedy"`` (default) or ``"random"``.
+        rollout: ``"auto"`` (default: ``"greedy"`` on Xodd and Yodd, ``"random"`` on YINSH),
+            ``"greedy"`` or ``"random"``.
         epsilon: probability of a random step in greedy rollouts.
-        prior: ``"greedy"`` (default) for heuristic priors (PUCT) or ``None`` (UCT).
+        prior: ``"auto"`` (default: ``"greedy"`` on Xodd and Yodd, ``None`` on YINSH),
+            ``"greedy"`` for heuristic priors (PUCT) or ``None`` (UCT).
         prior_temp: softmax temperature of the greedy priors, in group counts.
         policy_value_fn: a function giving priors and a value; overrides
             ``prior`` and replaces rollouts.

@@ -2,7 +2,7 @@
 
 ::
 
-    import gymnasium, odd_env
+    import gymnasium, numpy as np, odd_env
     env = gymnasium.make("odd_env/Xodd-v0", board_size=9, opponent="greedy", play_as="random")
     obs, info = env.reset(seed=0)
     obs, reward, terminated, truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))

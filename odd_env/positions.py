@@ -11,7 +11,7 @@ as the board is drawn::
         . . O . .
          . . . .
           . . .
-    ''', to_move="white")
+    ''', to_move="white", first_stone="c3")   # White's step 2: c3 was its first stone
 """
 
 from __future__ import annotations
