@@ -131,3 +131,37 @@ def test_notebook_02_prints_the_command_of_its_own_run():
     assert len(printed) == 1
     command = "".join(printed[0]["outputs"][0]["text"]).strip()
     assert parse_args(shlex.split(command)[3:]) == namespace["args"], command
+
+
+def _docstring_examples(path: str) -> list[str]:
+    """The literal blocks (after ``::``) of a module's docstring, dedented."""
+    import ast
+    import textwrap
+
+    doc = ast.get_docstring(ast.parse((ROOT / path).read_text(encoding="utf-8"))) or ""
+    return [textwrap.dedent(b) for b in re.findall(r"::\n\n((?:(?:    .*)?\n)+)", doc + "\n")]
+
+
+def test_module_docstring_examples_run_as_written(tmp_path, monkeypatch):
+    """The self-contained examples at the top of the modules run (two once needed a missing import
+    or stated an impossible position); the record formats they show parse to the results they name."""
+    import agents
+    from agents.play_session import PlaySession
+    from odd_env.positions import from_ascii
+    from odd_env.records import GameRecord, YinshRecord
+
+    monkeypatch.chdir(tmp_path)  # PlaySession's example saves game.txt
+    namespaces = {"odd_env/gym_env.py": {}, "odd_env/positions.py": {"from_ascii": from_ascii},
+                  "odd_env/__init__.py": {"pettingzoo": __import__("pettingzoo")},
+                  "agents/pretrained.py": {"agents": agents, "gymnasium": __import__("gymnasium")},
+                  "agents/play_session.py": {"PlaySession": PlaySession}}
+    for path, namespace in namespaces.items():
+        (code,) = _docstring_examples(path)
+        import odd_env  # noqa: F401  (registers the envs the examples make)
+        exec(code, dict(namespace))
+    assert GameRecord.load("game.txt").game == "yodd"
+    formats = _docstring_examples("odd_env/records.py")
+    assert len(formats) == 2
+    for text, kind, result in zip(formats, (GameRecord, YinshRecord), ("white wins", "white wins")):
+        record = kind.from_text(re.sub(r"[ \t]+<-.*", "", text))
+        assert record.state.is_terminal and result in record.to_text(), record.to_text()
