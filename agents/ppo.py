@@ -1,4 +1,4 @@
-"""Self-play PPO for Xodd and Yodd, readable top to bottom (CleanRL style).
+"""Self-play PPO for Xodd, Yodd and YINSH, readable top to bottom (CleanRL style).
 
     python -m agents.ppo --game xodd --board-size 7 --total-minutes 5 --run-dir runs/x7
 
@@ -7,7 +7,8 @@ opponent pool, the trainer (rollout, update, evaluation, checkpoints), the
 agent that plays a trained network, and the run (logs, progress, command line).
 
 Self-play
-    ``num_games`` games run in a batched :class:`~odd_env.OddBatch`. In each
+    ``num_games`` games run in the game's batched engine (:class:`~odd_env.OddBatch`,
+    :class:`~odd_env.YinshBatch` for YINSH). In each
     game slot the learner holds one seat, alternating colour game by game, so
     it plays Black and White equally. The other seat is the latest network
     (probability ``latest_prob``) or a snapshot drawn from the pool of past
@@ -234,7 +235,7 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
         pass
 
     parser = argparse.ArgumentParser(
-        prog="python -m agents.ppo", description="Self-play PPO for Xodd and Yodd.",
+        prog="python -m agents.ppo", description="Self-play PPO for Xodd, Yodd and YINSH.",
         epilog=textwrap.fill(RESUME_HELP, 79), formatter_class=Formatter,
     )
     docs = _field_docs(Args)
