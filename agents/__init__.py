@@ -68,8 +68,11 @@ LAZY: dict[str, str] = {"ppo": "agents.ppo:PPOAgent", "rllib": "agents.rllib:loa
 
 def register(name: str, factory: AgentFactory, *, overwrite: bool = False) -> None:
     """Make ``load(name, **options)`` call ``factory(**options)``."""
-    if not name or ":" in name or "," in name or "=" in name:
-        raise ValueError(f"an agent name must be non-empty without ':', ',' or '=', got {name!r}")
+    if not isinstance(name, str) or not name or any(ch in name for ch in ":,='\""):
+        raise ValueError(f"an agent name must be a non-empty string without ':', ',', '=' or quotes, got {name!r}")
+    if not callable(factory):
+        raise ValueError(f"the factory of agent {name!r} must be callable (an Agent class or a function "
+                         f"returning an Agent), got {type(factory).__name__}: {factory!r}")
     if not overwrite and name in _REGISTRY:
         raise ValueError(f"an agent named {name!r} is already registered")
     _REGISTRY[name] = factory
@@ -81,8 +84,29 @@ def available() -> list[str]:
     return sorted(set(_REGISTRY) | set(LAZY))
 
 
+def _split_commas(text: str, what: str) -> list[str]:
+    """``text`` split at the commas outside single or double quotes, each piece stripped."""
+    pieces, start, quote = [], 0, ""
+    for i, ch in enumerate(text):
+        if quote:
+            if ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == ",":
+            pieces.append(text[start:i].strip())
+            start = i + 1
+    if quote:
+        raise ValueError(f"unclosed {quote} quote in {what}")
+    pieces.append(text[start:].strip())
+    return pieces
+
+
 def _parse_value(text: str) -> Any:
-    low = text.strip().lower()
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]  # quoted: a string as it is (a name that reads as a number, a comma)
+    low = text.lower()
     if low in ("none", "null"):
         return None
     if low in ("true", "false"):
@@ -100,18 +124,23 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     Values become int, float, bool (``true``/``false``), None (``none``) or
     stay strings: ``parse_spec("mcts:simulations=200,c=1.4")`` is
-    ``("mcts", {"simulations": 200, "c": 1.4})``.
+    ``("mcts", {"simulations": 200, "c": 1.4})``. A value in single or double
+    quotes stays the string inside them, commas included
+    (``ppo:path="runs/2024"``). A key given twice is a ValueError.
     """
     if not isinstance(spec, str):
         raise ValueError(f"an agent spec is a string like 'greedy' or 'mcts:simulations=200', "
                          f"got {type(spec).__name__}: {spec!r}")
     name, _, rest = spec.strip().partition(":")
     options: dict[str, Any] = {}
-    for item in filter(None, (part.strip() for part in rest.split(","))):
+    for item in filter(None, _split_commas(rest, f"agent spec {spec!r}")):
         key, eq, value = item.partition("=")
-        if not eq or not key.strip():
+        key = key.strip()
+        if not eq or not key:
             raise ValueError(f"malformed option {item!r} in agent spec {spec!r}: expected key=value")
-        options[key.strip()] = _parse_value(value)
+        if key in options:
+            raise ValueError(f"option {key!r} is given twice in agent spec {spec!r}")
+        options[key] = _parse_value(value)
     if not name:
         raise ValueError(f"agent spec {spec!r} has no name")
     return name, options
@@ -120,15 +149,19 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 def split_specs(text: str) -> list[str]:
     """Split a comma-separated list of agent specs, keeping each spec's own options together.
 
-    A piece with ``=`` but no ``:`` continues the previous spec:
+    A piece with ``=`` and no ``:`` before it continues the previous spec
+    (commas inside quotes do not split):
     ``split_specs("random,mcts:simulations=100,c=1.4")`` is
     ``["random", "mcts:simulations=100,c=1.4"]``.
     """
+    if not isinstance(text, str):
+        raise ValueError(f"an agent list is a string like 'random,mcts:simulations=100', "
+                         f"got {type(text).__name__}: {text!r}")
     specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
+    for piece in _split_commas(text, f"agent list {text!r}"):
         if not piece:
             continue
-        if "=" in piece and ":" not in piece:
+        if "=" in piece and ":" not in piece.partition("=")[0]:
             if not specs:
                 raise ValueError(f"agent list {text!r} starts with an option ({piece!r}), not an agent name")
             specs[-1] += "," + piece

@@ -45,6 +45,7 @@ import io
 import json
 import math
 import os
+import re
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -184,6 +185,8 @@ def play_game(
     agents = [load(a) if isinstance(a, str) else a for a in (first, second)]
     if labels is None:
         labels = tuple(a if isinstance(a, str) else a.label for a in (first, second))
+    for agent, label in zip(agents, labels):
+        check_board(agent, G, label)  # before any move, not when the agent first acts
     for agent, s in zip(agents, _agent_seeds(seed)):
         agent.reset(s)
     state = G.new_state()
@@ -466,21 +469,23 @@ class ArenaResult:
     def save(self, out: str | os.PathLike, records: bool = True) -> Path:
         """Write results.json, ratings.csv, pairs.csv, games.csv and (``records``) records/
         into the folder ``out`` (made as needed); ValueError before writing anything if it cannot be."""
-        out = check_can_make_dir(out, "out")
+        out = check_save_dir(out)
         records = check_bool("records", records)
-        for name in ("results.json", "ratings.csv", "pairs.csv", "games.csv", "records"):
-            if (out / name).exists() and ((out / name).is_dir() != (name == "records")):
-                raise ValueError(f"{out / name} is in the way: it is a {'directory' if (out / name).is_dir() else 'file'}")
         out.mkdir(parents=True, exist_ok=True)
         data = self.to_dict()
         if records:
             rec_dir = out / "records"
             rec_dir.mkdir(exist_ok=True)
             G = make_game(self.game, self.size, self.variant)
+            names = set()
             for i, (r, d) in enumerate(zip(self.games, data["games"])):
                 name = f"game_{i:05d}.txt"
                 G.record(r.actions).save(rec_dir / name)
                 d["record"] = f"records/{name}"
+                names.add(name)
+            for old in rec_dir.glob("game_*.txt"):  # an earlier, longer round robin's: not these results' games
+                if old.name not in names and re.fullmatch(r"game_\d{5,}\.txt", old.name):
+                    old.unlink()
         write_atomic(out / "results.json", json.dumps(data, indent=1), what="results.json")
         _write_csv(out / "ratings.csv", data["ratings"])
         _write_csv(out / "pairs.csv", [
@@ -715,6 +720,16 @@ def _check_journal_game(r: GameResult, game: Game) -> None:
     if not state.is_terminal or state.winner != r.winner:
         raise ValueError("its actions do not end the game with its winner" if state.is_terminal
                          else "its actions do not finish the game")
+
+
+def check_save_dir(out: str | os.PathLike) -> Path:
+    """``out`` as a Path if :meth:`ArenaResult.save` can write there, else ValueError naming what is in the
+    way (checked by the command line before any game, so that games are not played for nothing)."""
+    out = check_can_make_dir(out, "out")
+    for name in ("results.json", "ratings.csv", "pairs.csv", "games.csv", "records"):
+        if (out / name).exists() and ((out / name).is_dir() != (name == "records")):
+            raise ValueError(f"{out / name} is in the way: it is a {'directory' if (out / name).is_dir() else 'file'}")
+    return out
 
 
 class JournalError(ValueError):
@@ -956,6 +971,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "another --out")
         if args.resume and args.overwrite:
             raise ValueError("give --resume (continue the round robin) or --overwrite (start it afresh), not both")
+        check_save_dir(out)  # results.json, records/...: a blocked path is found now, not after every game
         try:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -976,7 +992,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\nnote: {in_opening} of {len(result.games)} games ended inside the random opening "
               f"(--opening {args.opening}): the agents made no move in them; a shorter --opening leaves them "
               "the game", file=sys.stderr)
-    path = result.save(out, records=not args.no_records)
+    try:
+        path = result.save(out, records=not args.no_records)
+    except (ValueError, OSError) as exc:  # the games stay in the journal: --resume saves them without playing
+        parser.error(f"the results could not be saved ({exc}); the games are in {out / 'journal.jsonl'}: "
+                     "clear the way and rerun with --resume to save them without playing again")
     kept = f" ({result.resumed} of them from the journal)" if result.resumed else ""
     print(f"\n{len(result.games)} games{kept}; {len(result.games) - result.resumed} played in "
           f"{result.elapsed:.0f} s; results in {path}/")

@@ -184,9 +184,11 @@ class Agent:
     def set_state(self, state: Mapping[str, Any]) -> None:
         """Restore what :meth:`get_state` returned (ValueError if it does not fit this agent)."""
         try:
-            self.rng.bit_generator.state = dict(state["rng"])
+            saved = dict(state["rng"])
+            type(self.rng.bit_generator)().state = saved  # checked on a scratch generator: a refusal changes nothing
         except (KeyError, TypeError, ValueError) as err:
             raise ValueError(f"bad saved state for agent {self.label}: {err!r}") from err
+        self.rng.bit_generator.state = saved
 
     def __call__(self, observation: Any, action_mask: np.ndarray | None = None) -> int:
         """Act on an environment observation: the planes (or the observation dict) and the mask.

@@ -632,7 +632,6 @@ class GreedyAgent(Agent):
 
     def set_state(self, state: Any) -> None:
         """Restore what :meth:`get_state` returned."""
-        super().set_state(state)
         try:
             xorshift = check_int("greedy saved xorshift state", state["xorshift"], 1)
             rng_state = np.array([xorshift], dtype=np.uint64)
@@ -641,6 +640,7 @@ class GreedyAgent(Agent):
                 plan = (np.asarray(plan["board"], dtype=np.int32), int(plan["to_move"]), int(plan["second"]))
         except (KeyError, TypeError, ValueError, OverflowError) as err:
             raise ValueError(f"bad saved state for agent {self.label}: {err!r}") from err
+        super().set_state(state)  # the last check: nothing is assigned before every part is read
         self._rng_state = rng_state
         self._plan = plan
 

@@ -372,12 +372,13 @@ class MCTSAgent(Agent):
 
     def set_state(self, state: Any) -> None:
         """Restore what :meth:`get_state` returned; drops the search tree."""
-        super().set_state(state)
         try:
             xorshift = check_int("mcts saved xorshift state", state["xorshift"], 1)
-            self._rng_state = np.array([xorshift], dtype=np.uint64)
-        except (KeyError, TypeError, OverflowError) as err:
+            rng_state = np.array([xorshift], dtype=np.uint64)
+        except (KeyError, TypeError, ValueError, OverflowError) as err:
             raise ValueError(f"bad saved state for agent {self.label}: {err!r}") from err
+        super().set_state(state)  # the last check: nothing is assigned before every part is read
+        self._rng_state = rng_state
         self._root = None
 
     @property

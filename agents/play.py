@@ -36,7 +36,8 @@ and mcts (the default, also for hints); greedy plays Xodd and Yodd only.
 An illegal or unreadable move gets one line saying why (the rules' reason)
 and the prompt again. At the end the result and the group counts are shown
 and the record is saved to ``--save`` (default
-``runs/play/<game><size>-<time>.txt``), a :class:`~odd_env.records.GameRecord`
+``runs/play/<game><size>-<time>.txt``; an existing file only when it is the
+``--load`` file or with ``--overwrite``), a :class:`~odd_env.records.GameRecord`
 text (for YINSH a :class:`~odd_env.records.YinshRecord`) that ``--load`` and
 ``GameRecord.load`` (``YinshRecord.load``) read back.
 
@@ -250,7 +251,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the agent that 'hint' asks (default: as --opponent's default)")
     p.add_argument("--load", default=None, metavar="FILE", help="go on with a saved game (a record)")
     p.add_argument("--save", default=None, metavar="FILE",
-                   help="where the record goes at the end (default runs/play/<game><size>-<time>.txt)")
+                   help="where the record goes at the end (default runs/play/<game><size>-<time>.txt); an "
+                        "existing file is replaced only if it is the --load file or with --overwrite")
+    p.add_argument("--overwrite", action="store_true", help="let --save replace an existing file")
     p.add_argument("--no-color", action="store_true", help="no ANSI colours (also: NO_COLOR=1)")
     return p
 
@@ -290,6 +293,11 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             save = check_path(args.save, "--save")
             if save.exists() and not save.is_file():
                 raise ValueError(f"--save {args.save} exists and is not a regular file")
+            same = args.load is not None and Path(args.load).exists() and save.exists() \
+                and save.resolve() == Path(args.load).resolve()
+            if save.exists() and not (same or args.overwrite):
+                raise ValueError(f"--save {args.save} exists: add --overwrite to replace it, or give another file "
+                                 "(the --load file itself is saved over)")
             check_can_make_dir(save.parent, "the --save folder")
         session = make_session(args)
     except ValueError as e:

@@ -189,7 +189,9 @@ class OddAdapter(GameAdapter):
 
     def parse(self, state: GameState, text: str) -> list[int]:
         """``Bc4`` / ``c4`` (your colour) / ``Bc4,Wd5`` / ``pass`` / ``end`` as actions, each checked legal."""
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str):
+            raise ValueError(f"a move is text, got {type(text).__name__} {text!r}: expected {self.move_help}")
+        if not text.strip():
             raise ValueError(f"empty move: expected {self.move_help}")
         words = [w.strip() for w in text.split(",")]
         if len(words) > 2:
@@ -377,7 +379,9 @@ class YinshAdapter(GameAdapter):
     def parse(self, state: YinshState, text: str) -> list[int]:
         """The decisions of one line (``E5``, ``E4-E10``, ``xE5-E9``, ``rE5``, ``pass``; several
         space-separated), each checked legal."""
-        if not isinstance(text, str) or not text.strip():
+        if not isinstance(text, str):
+            raise ValueError(f"a move is text, got {type(text).__name__} {text!r}: expected {self.move_help}")
+        if not text.strip():
             raise ValueError(f"empty move: expected {self.move_help}")
         trial = state.copy()
         actions: list[int] = []
@@ -532,7 +536,7 @@ DEFAULT_SIZES = {"xodd": 7, "yodd": 5}
 def adapter(game: str, size: int | None = None, variant: str = "") -> GameAdapter:
     """The adapter of ``game`` at ``size`` (default :data:`DEFAULT_SIZES`) and ``variant``
     (``"blitz"`` for YINSH); ValueError naming the games."""
-    if game not in ADAPTERS:
+    if not isinstance(game, str) or game not in ADAPTERS:
         raise ValueError(f"unknown game {game!r}: expected one of {', '.join(sorted(ADAPTERS))}")
     return ADAPTERS[game](game, DEFAULT_SIZES.get(game) if size is None else size, variant)
 
@@ -644,6 +648,9 @@ class PlaySession:
         raise ValueError(f"human must be {names[0]!r}, {names[1]!r} or 'random' (or 0, 1), got {human!r}")
 
     def _start(self, actions: Sequence[int]) -> None:
+        if isinstance(actions, (str, bytes)) or not hasattr(actions, "__iter__"):
+            raise ValueError(f"actions must be a sequence of action numbers (the game to go on with), "
+                             f"got {type(actions).__name__}: {actions!r}")
         self._state = self.adapter.new_state()
         self._moves: list[Move] = []
         self._history: list[Any] = []  # the position before each move, for undo

@@ -356,6 +356,8 @@ def validate_args(args: Args) -> None:
     if scripted and args.scripted_prob == 0:
         raise ValueError(f"--scripted-opponents {args.scripted_opponents} would never play with --scripted-prob 0: "
                          "give a probability (e.g. --scripted-prob 0.3) or leave the opponents out")
+    if args.eval_games % 2:
+        raise ValueError(f"--eval-games must be even (half the games with each colour), got {args.eval_games}")
     if args.resume and args.overwrite:
         raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
 
@@ -750,8 +752,9 @@ class Trainer:
         """Win rate of the current network (greedy policy) against each evaluation opponent, with the arena."""
         from .arena import round_robin
 
-        games = games or self.args.eval_games
-        games += games % 2
+        games = self.args.eval_games if games is None else check_int("evaluate games", games, 2)
+        if games % 2:
+            raise ValueError(f"evaluate games must be even (half with each colour), got {games}")
         # The evaluation plays on the CPU with --threads torch threads, also when training on a GPU
         # (torch's default there, every core, crowds a machine shared with other processes).
         player = PPOAgent(network=copy.deepcopy(self.net).cpu(), greedy=True, threads=self.args.threads)
@@ -987,6 +990,9 @@ def torch_threads(threads: int | None) -> Iterator[None]:
 class PPOAgent(Agent):
     """A trained network as a player: ``agents.load("ppo", path="run/last.pt")``.
 
+    ``path`` is a checkpoint file, or (when no such file exists) the name of a
+    shipped network, as ``pretrained=`` takes it.
+
     ``greedy=True`` plays the most probable legal action; otherwise it samples
     from the masked policy with the agent's seed. ``threads`` is the number
     of torch CPU threads of each move's forward pass (1 by default: one
@@ -1011,15 +1017,21 @@ class PPOAgent(Agent):
         self.greedy = check_bool("ppo option greedy", greedy)
         self.threads = None if threads is None else check_int("ppo option threads", threads, 1)
         self.device = check_device(device, "ppo option device")
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            raise ValueError(f"ppo option path must be a checkpoint file name, got {path!r} "
+                             f"(in a spec, quote a name that reads as a number: path=\"{path}\")")
+        if isinstance(path, str) and not os.path.isfile(path):
+            from .pretrained import pretrained_names
+
+            if path in pretrained_names():  # a shipped network's name, as every checkpoint option takes
+                pretrained, path = path, None
         self.pretrained = pretrained
-        """The shipped network's name when loaded with ``pretrained=``, else None."""
+        """The shipped network's name when loaded with ``pretrained=`` (or ``path=`` a name), else None."""
         if pretrained is not None:
             from .pretrained import load_pretrained
 
             network, path = load_pretrained(pretrained)
         elif path is not None:
-            if not isinstance(path, (str, os.PathLike)):
-                raise ValueError(f"ppo option path must be a checkpoint file name, got {path!r}")
             network = ckpt_io.load_network(path)
         elif not isinstance(network, PolicyValueNet):
             raise ValueError(f"ppo option network must be a PolicyValueNet, got {type(network).__name__}")

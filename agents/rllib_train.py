@@ -168,7 +168,22 @@ def saved_run_args(run_dir: str | Path) -> dict[str, Any]:
             raise ValueError("not a JSON object")
     except (OSError, ValueError) as err:
         raise ValueError(f"--resume: {path} is missing or corrupt ({err})") from None
-    return {**asdict(Args()), **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
+    defaults = asdict(Args())
+    for key, value in saved.items():  # a hand-edited file: a wrong type is named here, not met as a TypeError later
+        if key not in defaults:
+            continue
+        default = defaults[key]
+        if isinstance(default, bool):
+            fits = isinstance(value, bool)
+        elif isinstance(default, float):
+            fits = isinstance(value, (int, float)) and not isinstance(value, bool)
+        elif isinstance(default, int):
+            fits = isinstance(value, int) and not isinstance(value, bool)
+        else:
+            fits = isinstance(value, str)
+        if not fits:
+            raise ValueError(f"--resume: {path} is corrupt: {key} must be {type(default).__name__}, got {value!r}")
+    return {**defaults, **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
@@ -198,13 +213,13 @@ def _game(args: Args):
 def check_args(args: Args) -> None:
     """Raise ValueError naming the first option that cannot work."""
     _game(args)  # names the allowed games and sizes
-    positive = ("iterations", "envs_per_env_runner", "num_cpus", "threads", "channels", "blocks",
+    positive = ("iterations", "envs_per_env_runner", "num_cpus", "threads", "channels",
                 "train_batch_size", "minibatch_size", "num_epochs", "snapshot_every", "pool_size",
                 "eval_games", "checkpoint_every")
     for name in positive:
         if getattr(args, name) < 1:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 1, got {getattr(args, name)}")
-    for name in ("env_runners", "eval_every", "eval_env_runners"):
+    for name in ("env_runners", "eval_every", "eval_env_runners", "blocks"):  # blocks 0: as agents.ppo takes it
         if getattr(args, name) < 0:
             raise ValueError(f"--{name.replace('_', '-')} must be >= 0, got {getattr(args, name)}")
     if args.minibatch_size > args.train_batch_size:

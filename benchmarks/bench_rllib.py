@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import re
 import statistics
 import subprocess
 import sys
@@ -26,13 +27,17 @@ from _args import nonneg_int, positive_int  # noqa: E402
 from _table import print_rate_table
 
 
-def run_case(case: str, args: argparse.Namespace, run_dir: Path) -> list[float]:
-    """Steps per second of each iteration after the first, for ``case`` ("ppo" or "rllib:RxE")."""
+PPO_GAMES = 128
+"""Games agents.ppo plays side by side; --batch is split into rollouts of --batch / 128 steps each."""
+
+
+def case_command(case: str, args: argparse.Namespace, run_dir: Path) -> list[str]:
+    """The training command of ``case`` ("ppo" or "rllib:RxE")."""
     common = ["--game", args.game, "--board-size", str(args.board_size), "--channels", str(args.channels),
               "--blocks", str(args.blocks), "--minibatch-size", str(args.minibatch_size), "--seed", "1",
               "--run-dir", str(run_dir), "--no-tensorboard"]
     if case == "ppo":
-        games = 128
+        games = PPO_GAMES
         cmd = [sys.executable, "-m", "agents.ppo", *common, "--num-games", str(games),
                "--rollout-steps", str(args.batch // games), "--update-epochs", str(args.epochs),
                "--total-steps", str(args.batch * args.iterations), "--eval-every", "0", "--eval-games", "2",
@@ -44,12 +49,18 @@ def run_case(case: str, args: argparse.Namespace, run_dir: Path) -> list[float]:
                "--num-epochs", str(args.epochs), "--iterations", str(args.iterations), "--eval-every", "0",
                "--eval-games", "2", "--eval-opponents", "random", "--num-cpus", str(args.num_cpus),
                "--threads", "1"]
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    return cmd
+
+
+def run_case(case: str, args: argparse.Namespace, run_dir: Path) -> list[float]:
+    """Steps per second of each iteration after the first, for ``case`` ("ppo" or "rllib:RxE")."""
+    cmd = case_command(case, args, run_dir)
+    done = subprocess.run(cmd, stdout=subprocess.DEVNULL)
+    if done.returncode:
+        raise SystemExit(f"case {case} failed (exit status {done.returncode}): {' '.join(cmd[1:])}")
     with open(run_dir / "metrics.csv") as f:
         rates = [float(row["steps_per_second"]) for row in csv.DictReader(f)]
     # The final evaluation (2 games against random) is outside the iterations' times.
-    if len(rates) < 2:
-        raise SystemExit("--iterations must be 2 or more (the first is not measured)")
     return rates[1:]
 
 
@@ -69,9 +80,37 @@ def main() -> None:
     parser.add_argument("--rllib-cases", default="1x1,2x1",
                         help="comma-separated RLlib cases RUNNERSxENVS (env runners x games per runner)")
     args = parser.parse_args()
+    # Everything checked before the first case trains.
+    import importlib.util
 
-    cases = ["ppo"] + [f"rllib:{c.strip()}" for c in args.rllib_cases.split(",") if c.strip()]
-    labels = {"ppo": "agents.ppo (batched engine, 128 games)"}
+    if importlib.util.find_spec("ray") is None:
+        parser.error('Ray is not installed: pip install -e ".[rllib]" (the RLlib cases need it)')
+    if args.iterations < 2:
+        parser.error(f"--iterations must be 2 or more (the first is not measured), got {args.iterations}")
+    if args.batch % PPO_GAMES:
+        parser.error(f"--batch must be a multiple of {PPO_GAMES} (agents.ppo plays {PPO_GAMES} games side by side), "
+                     f"got {args.batch}")
+    if args.minibatch_size > args.batch:
+        parser.error(f"--minibatch-size {args.minibatch_size} exceeds --batch {args.batch}")
+    cases = ["ppo"]
+    for c in (c.strip() for c in args.rllib_cases.split(",")):
+        if c and not re.fullmatch(r"[1-9][0-9]*x[1-9][0-9]*", c):
+            parser.error(f"--rllib-cases: {c!r} is not RUNNERSxENVS (e.g. 1x1,2x1: env runners x games per runner)")
+        if c:
+            cases.append(f"rllib:{c}")
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from agents import ppo, rllib_train
+
+    for c in cases:  # each command through its trainer's own checks (game, board, sizes)
+        argv = case_command(c, args, Path("unused"))[3:]
+        try:
+            if c == "ppo":
+                ppo.validate_args(ppo.parse_args(argv))
+            else:
+                rllib_train.check_args(rllib_train.parse_args(argv))
+        except ValueError as exc:
+            parser.error(f"{c}: {exc}")
+    labels = {"ppo": f"agents.ppo (batched engine, {PPO_GAMES} games)"}
     for c in cases[1:]:
         runners, envs = c.split(":")[1].split("x")
         labels[c] = f"RLlib, {runners} env runner{'s' * (runners != '1')} x {envs} game{'s' * (envs != '1')}"

@@ -75,6 +75,22 @@ def train_command(name: str, out: Path, device: str, seed: int, minutes: float |
             "--run-dir", str(out / name), "--no-progress", *r["train"], *extra]
 
 
+def check_command(cmd: list[str], run_dir: Path) -> str | None:
+    """What agents.ppo would refuse in a recipe's command (its arguments, the device, a run
+    directory that holds a run), or None: checked here, before any recipe trains."""
+    from agents.ppo import parse_args, validate_args
+
+    args = parse_args(cmd[3:])
+    try:
+        validate_args(args)
+    except ValueError as exc:
+        return str(exc)
+    if not args.overwrite and ((run_dir / "last.pt").exists() or (run_dir / "args.json").exists()):
+        return (f"{run_dir} already holds a run: add --overwrite to train it again there, or choose another --out "
+                "(--skip-training evaluates it as it is)")
+    return None
+
+
 def evaluate(name: str, out: Path, games: int, seed: int, mcts_games: int, workers: int = 1) -> list[dict]:
     """Arena results of every milestone checkpoint of a recipe."""
     import agents
@@ -145,6 +161,8 @@ def main() -> None:
                              "the yinsh recipe has its own league (random, 0.5)")
     parser.add_argument("--mcts-games", type=positive_int, default=50, help="evaluation games against mcts (slow)")
     parser.add_argument("--workers", type=positive_int, default=1, help="processes for the evaluation games")
+    parser.add_argument("--overwrite", action="store_true",
+                        help="train again where --out already holds a recipe's run (agents.ppo --overwrite)")
     args = parser.parse_args()
     for name in ("eval_games", "mcts_games"):  # checked now, not after the training
         value = getattr(args, name)
@@ -155,6 +173,20 @@ def main() -> None:
         parser.error(f"--out {out} is a file: give a directory")
 
     names = GROUPS.get(args.recipes, [args.recipes])
+    commands = {}
+    for name in names:  # every recipe checked before any training starts or any file is written
+        if args.skip_training:
+            if not list((out / name).glob("at-*min.pt")) or not (out / name / "metrics.csv").is_file():
+                parser.error(f"--skip-training: {out / name} holds no trained recipe (at-*min.pt checkpoints and "
+                             "metrics.csv); train it first (without --skip-training)")
+            continue
+        own = "--scripted-opponents" in RECIPES[name]["train"]
+        extra = ["--scripted-opponents", "greedy", "--scripted-prob", "0.3"] if args.league and not own else []
+        extra += ["--overwrite"] if args.overwrite else []
+        commands[name] = train_command(name, out, args.device, args.seed, args.minutes, extra, args.threads)
+        problem = check_command(commands[name], out / name)
+        if problem:
+            parser.error(f"recipe {name}: {problem}")
     out.mkdir(parents=True, exist_ok=True)
     if not args.skip_training:
         pending = list(names)
@@ -162,9 +194,7 @@ def main() -> None:
         while pending or running:
             while pending and len(running) < args.parallel:
                 name = pending.pop(0)
-                own = "--scripted-opponents" in RECIPES[name]["train"]
-                extra = ["--scripted-opponents", "greedy", "--scripted-prob", "0.3"] if args.league and not own else []
-                cmd = train_command(name, out, args.device, args.seed, args.minutes, extra, args.threads)
+                cmd = commands[name]
                 print("$", " ".join(cmd[1:]), flush=True)
                 log = open(out / f"{name}.log", "w")
                 running.append((name, subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT), time.time()))
@@ -174,6 +204,9 @@ def main() -> None:
                 if proc.poll() is not None:
                     running.remove(item)
                     if proc.returncode:
+                        for _, other, _ in running:  # the other recipes would go on training unseen
+                            other.terminate()
+                            other.wait()
                         raise SystemExit(f"{name} failed: see {out / (name + '.log')}")
                     print(f"{name} trained in {(time.time() - start) / 60:.1f} min wall", flush=True)
     rows = []

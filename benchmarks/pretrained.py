@@ -1,6 +1,6 @@
 """Ship a trained network with the package and measure the shipped ones.
 
-    # export a run's network into agents/networks/ and record it in the index
+    # export a run's network into agents/networks/ and record it in the index (--replace: over a listed one)
     python benchmarks/pretrained.py add xodd9 runs/recipes/xodd9/last.pt --command "python -m agents.ppo ..."
     # a network refit by agents.refit: both commands are recorded
     python benchmarks/pretrained.py add yodd6 runs/yodd6-refit.pt --command "python -m agents.ppo ..." \
@@ -14,7 +14,8 @@
 
 ``measure`` replaces the rows of the opponents it measured and keeps the others. Its games are journaled
 as they end (``runs/measure/NAME/vs-SPEC.jsonl``, ``--journal-dir``): a long measurement that was stopped
-continues with the same command and ``--resume``.
+continues with the same command and ``--resume``; a journal that holds games is refused without
+``--resume`` or ``--overwrite`` (play them all again), and every journal is checked before the first game.
 """
 
 from __future__ import annotations
@@ -47,12 +48,17 @@ def check_name(name: str) -> str:
     return name
 
 
-def add(name: str, src: str, command: str, folder: Path, refit_command: str = "") -> None:
+def add(name: str, src: str, command: str, folder: Path, refit_command: str = "", replace: bool = False) -> None:
     import shutil
 
     from agents import checkpoint as ckpt_io
 
     check_name(name)
+    shipped = read_index(folder).get(name)
+    if shipped is not None and not replace:
+        raise ValueError(f"a network named {name!r} is listed already ({shipped['game']} {shipped['board_size']}, "
+                         f"{shipped['global_step']:,} steps): give --replace to replace it (its strength table "
+                         "and search network go with it unless the file is the same), or choose another name")
     src_meta = ckpt_io.load(src)  # verified before anything is written
     if "refit" in src_meta and not refit_command:
         raise ValueError(f"{src} is a refit network (python -m agents.refit): give --refit-command too")
@@ -119,9 +125,9 @@ def journal_name(spec: str) -> str:
 
 
 def measure(name: str, opponents: list[str], games: int, seed: int, workers: int, folder: Path,
-            journal_dir: Path | None = None, resume: bool = False) -> None:
+            journal_dir: Path | None = None, resume: bool = False, overwrite: bool = False) -> None:
     import agents
-    from agents.arena import round_robin
+    from agents.arena import JournalError, _journal_header, _schedule, read_journal, round_robin
     from agents.base import check_board
     from agents.pretrained import get_pretrained
     from odd_env._files import check_can_make_dir
@@ -136,31 +142,53 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
         raise ValueError(f"--workers must be an integer >= 1, got {workers}")
     if not opponents:
         raise ValueError("--opponents names no opponent (e.g. --opponents random,greedy,mcts:simulations=200)")
+    if len(set(opponents)) != len(opponents):
+        raise ValueError(f"--opponents names an opponent twice: {','.join(opponents)}")
+    if resume and overwrite:
+        raise ValueError("give --resume (keep the journaled games) or --overwrite (play them again), not both")
     net = get_pretrained(name, folder)  # ValueError if unlisted or its file is missing
     game = make_game(net.game, net.board_size or None, net.variant)
-    for spec in opponents:
-        check_board(agents.load(spec), game, spec)
+    loaded = [agents.load(spec) for spec in opponents]
+    for spec, opponent in zip(opponents, loaded):
+        check_board(opponent, game, spec)
     if journal_dir is not None:
         check_can_make_dir(journal_dir, "--journal-dir")
     player = agents.load("ppo", path=str(net.path), greedy=True)
-    index = read_index(folder)
-    rows = [r for r in index[name].get("strength", []) if r["opponent"] not in opponents]
     # The network's label carries its checksum: a journal of another file under the same name is refused.
     label = f"{name}@{net.sha256[:12]}"
+    for spec, opponent in zip(opponents, loaded):  # every journal is checked before the first game
+        path = None if journal_dir is None else journal_dir / journal_name(spec)
+        if path is None or not path.exists():
+            continue
+        if not (resume or overwrite):
+            raise ValueError(f"{path} holds games already: --resume continues them (same --seed), --overwrite "
+                             "plays them again, or give another --journal-dir")
+        if resume:
+            header = _journal_header(game, [label, spec], seed, 0, [player.network_sha256, opponent.network_sha256])
+            try:
+                read_journal(path, header, _schedule(2, games, seed))
+            except JournalError as exc:
+                raise ValueError(f"{str(exc).removesuffix(', or use another --out')} "
+                                 "(or give another --journal-dir)") from None
+    rows_new: list[dict] = []
     for spec in opponents:
         t0 = time.perf_counter()
         res = round_robin([player, spec], net.game, net.board_size or None, games_per_pair=games, seed=seed,
                           progress=False, labels=[label, spec], workers=workers, resume=resume,
                           journal=None if journal_dir is None else journal_dir / journal_name(spec))
+        # (without resume, round_robin starts the journal afresh: --overwrite, or a journal not there before)
         rate, lo, hi, n = res.win_rate(0, 1)
         # Unrounded: the tables round once, to 3 places (rounding 0.99049 to 0.9905 here printed 0.991).
-        rows.append({"opponent": spec, "games": int(n), "win_rate": float(rate),
+        rows_new.append({"opponent": spec, "games": int(n), "win_rate": float(rate),
                      "ci_low": float(lo), "ci_high": float(hi), "seed": seed,
                      "ms_per_move": round(float(res.ms_per_move[0]), 2)})
         kept = f", {res.resumed} of them from the journal" if res.resumed else ""
         print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s"
               f"{kept})", flush=True)
-        index = read_index(folder)  # read again: another measure may have written meanwhile
+        # Read again (another measure may have written meanwhile); only this opponent's row is replaced, so
+        # a measurement stopped after it leaves the others' rows as they were.
+        index = read_index(folder)
+        rows = [r for r in index[name].get("strength", []) if r["opponent"] != spec] + [rows_new[-1]]
         index[name]["strength"] = sorted(rows, key=opponent_order)
         write_index(folder, index)
 
@@ -197,6 +225,7 @@ def main(argv: list[str] | None = None) -> int:
     p_add.add_argument("--command", dest="train_command", required=True, help="the command that trained it")
     p_add.add_argument("--refit-command", default="",
                        help="for a refit network (python -m agents.refit), the command that refit it")
+    p_add.add_argument("--replace", action="store_true", help="replace a network listed under the same name")
     p_search = sub.add_parser("add-search", help="ship a refit network as the search network of a shipped one")
     p_search.add_argument("name")
     p_search.add_argument("network", help="the output of python -m agents.refit NAME OUT")
@@ -212,6 +241,9 @@ def main(argv: list[str] | None = None) -> int:
                                 "(default: runs/measure/NAME)")
     p_measure.add_argument("--resume", action="store_true",
                            help="keep the games already in the journals (same --seed; --games may grow) and play the rest")
+    p_measure.add_argument("--overwrite", action="store_true",
+                           help="play every game again, replacing journals that hold games (without --resume or "
+                                "--overwrite, such journals are refused)")
     sub.add_parser("table", help="print every shipped network's strength table")
     args = parser.parse_args(argv)
     folder = args.folder or network_dir()
@@ -219,7 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.action == "add":
             check_can_make_dir(folder, "--folder")
             folder.mkdir(parents=True, exist_ok=True)  # a new folder of your own networks
-            add(args.name, args.checkpoint, args.train_command, folder, args.refit_command)
+            add(args.name, args.checkpoint, args.train_command, folder, args.refit_command, args.replace)
         elif args.action == "add-search":
             add_search(args.name, args.network, args.refit_command, folder)
         elif args.action == "measure":
@@ -227,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.name not in names:
                 raise ValueError(f"no network named {args.name!r} in {folder}; there are: {', '.join(names) or 'none'}")
             measure(args.name, split_specs(args.opponents), args.games, args.seed, args.workers, folder,
-                    args.journal_dir or Path("runs") / "measure" / args.name, args.resume)
+                    args.journal_dir or Path("runs") / "measure" / args.name, args.resume, args.overwrite)
         else:
             print(table(folder))
     except (ValueError, OSError) as exc:  # JournalError is a ValueError

@@ -24,6 +24,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 from ._args import check_options, check_seed
 from .core.geometry import Geometry, geometry as make_geometry
 from .core import kernels as K
+from .core.validation import check_state
 from .core.state import NUM_PLANES, NUM_STATE_PLANES, OBSERVATION_VERSION, GameState
 from .records import GameRecord
 from .render import HumanViewer, to_rgb, to_svg, to_text
@@ -263,6 +264,8 @@ class OddRawEnv(PositionRawEnv):
             )
         if state.is_terminal:
             raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
+        # The state's data is a public array that may have been edited since the state was made.
+        check_state(g, state.data)
         return state
 
     def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:

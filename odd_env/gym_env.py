@@ -159,8 +159,11 @@ class OddGymEnv(gymnasium.Env):
         return self._observation(), float(reward), terminated, False, self._info()
 
     def action_masks(self) -> np.ndarray:
-        """bool[2*H*W + 1]: the learner's legal actions (sb3-contrib's MaskablePPO convention)."""
-        if self.state.is_terminal or self._forfeit is not None or self.state.to_move != self.learner:
+        """bool[2*H*W + 1]: the learner's legal actions (sb3-contrib's MaskablePPO convention); all
+        False when there is nothing to step: before the first reset, after a failed one, or once the
+        episode is over."""
+        if (self._broken is not None or self.state.is_terminal or self._forfeit is not None
+                or self.state.to_move != self.learner):
             return np.zeros(self.geometry.num_actions, dtype=bool)
         return self.state.legal_action_mask().astype(bool)
 

@@ -344,7 +344,7 @@ def _check_heatmap(g: Geometry, heatmap: object) -> np.ndarray:
     if hm.shape not in ((g.num_cells,), (g.height, g.width)):
         raise ValueError(
             f"heatmap must hold one value per array cell, shape ({g.num_cells},) or "
-            f"({g.height}, {g.width}) for {g.game} {g.size}, got shape {hm.shape}"
+            f"({g.height}, {g.width}) for {g.game if g.game == 'yinsh' else f'{g.game} {g.size}'}, got shape {hm.shape}"
         )
     hm = hm.reshape(-1).copy()
     hm[~g.onboard] = np.nan

@@ -178,7 +178,7 @@ from gymnasium.utils import seeding
 from ._args import check_options, check_seed
 from .aec import OddParallelEnv, PositionRawEnv, make_env, make_parallel_env
 from .core import yinsh_kernels as K
-from .core.yinsh import DECISIONS, NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState
+from .core.yinsh import DECISIONS, NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState, check_state
 from .records import YinshRecord
 from .yinsh_render import to_rgb, to_svg, to_text
 
@@ -196,8 +196,12 @@ class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
         "render_fps": 2,
     }
 
-    def __init__(self, blitz: bool = False, render_mode: str | None = None):
+    def __init__(self, blitz: bool = False, render_mode: str | None = None, **unknown: Any):
         """Build the env; ``blitz=True`` plays the one-ring variant."""
+        if unknown:
+            raise TypeError(f"yinsh_v0 takes blitz= and render_mode=, got {', '.join(sorted(unknown))}=: YINSH "
+                            "has one board (no board_size), and its variant is chosen with blitz=True "
+                            "(odd_env.game.make('yinsh', variant='blitz') is the same game)")
         super().__init__()
         if not isinstance(blitz, (bool, np.bool_)):
             raise ValueError(f"blitz must be True or False, got {blitz!r}")
@@ -284,6 +288,9 @@ class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
                              f"but this env plays {'blitz' if self.blitz else 'the standard game'}")
         if state.is_terminal:
             raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
+        problem = check_state(state.data)  # a public array, which may have been edited since
+        if problem is not None:
+            raise ValueError(f"the {what} is not a YINSH position play can reach: {problem}")
         return state
 
     def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:

@@ -433,11 +433,17 @@ def test_a_saved_agent_state_continues_exactly(spec):
     saved = json.loads(json.dumps(agent.get_state()))  # plain JSON values
     copy = agents.load(spec, seed=99)
     copy.set_state(saved)
+    # A refused state changes nothing: every part is read before any is assigned.
+    bad = [{"rng": {"bit_generator": "MT19937"}}, {**saved, "rng": {"bit_generator": "MT19937"}}]
+    if "xorshift" in saved:
+        bad += [{**saved, "xorshift": -5}, {k: v for k, v in saved.items() if k != "xorshift"}]
+    for state in bad:
+        with pytest.raises(ValueError, match="bad saved state"):
+            copy.set_state(state)
+        assert json.loads(json.dumps(copy.get_state())) == saved
     assert play_out(copy, s.copy()) == play_out(agent, s.copy())
     if spec == "greedy":
         assert saved["plan"] is not None and saved["plan"]["to_move"] == s.to_move
-    with pytest.raises(ValueError, match="bad saved state"):
-        copy.set_state({"rng": {"bit_generator": "MT19937"}})
 
 
 def test_split_specs_keeps_each_agents_options_together():
@@ -445,6 +451,23 @@ def test_split_specs_keeps_each_agents_options_together():
         ["random", "mcts:simulations=100,c=1.4", "greedy"]
     with pytest.raises(ValueError, match="starts with an option"):
         agents.split_specs("c=1.4,random")
+    with pytest.raises(ValueError, match="an agent list is a string"):
+        agents.split_specs(None)
+    # Quoted values keep their commas (and colons); a piece is a new agent only with ':' before any '='.
+    assert agents.split_specs('random,mcts:network="a:b,c.pt",c=1.4,ppo:path="2024"') == \
+        ["random", 'mcts:network="a:b,c.pt",c=1.4', 'ppo:path="2024"']
+
+
+def test_spec_values_quoted_stay_strings_and_a_key_given_twice_is_refused():
+    assert agents.parse_spec('ppo:path="2024",threads=2') == ("ppo", {"path": "2024", "threads": 2})
+    assert agents.parse_spec("ppo:path='runs/a,b.pt'") == ("ppo", {"path": "runs/a,b.pt"})
+    assert agents.parse_spec("mcts:simulations=200,c=1.4") == ("mcts", {"simulations": 200, "c": 1.4})
+    with pytest.raises(ValueError, match="option 'simulations' is given twice"):
+        agents.load("mcts:simulations=100,simulations=5")  # once: the last one won silently
+    with pytest.raises(ValueError, match="unclosed \" quote in agent spec"):
+        agents.parse_spec('ppo:path="runs/x.pt')
+    with pytest.raises(ValueError, match=re.escape('quote a name that reads as a number: path="2024"')):
+        agents.load("ppo:path=2024")
 
 
 def test_register_a_new_agent():
@@ -458,6 +481,11 @@ def test_register_a_new_agent():
     assert isinstance(agents.load("first_legal", seed=2), FirstLegal)
     with pytest.raises(ValueError, match="already registered"):
         agents.register("first_legal", FirstLegal)
+    with pytest.raises(ValueError, match="the factory of agent 'five' must be callable"):
+        agents.register("five", 5)  # once accepted, then load("five") raised TypeError
+    with pytest.raises(ValueError, match="an agent name must be a non-empty string"):
+        agents.register(5, FirstLegal)
+    assert "five" not in agents.available()
 
 
 def test_load_checks_options_before_building(monkeypatch):
@@ -643,6 +671,14 @@ def test_a_stopped_round_robin_resumes_from_its_journal(tmp_path, monkeypatch):
 def test_arena_arguments_are_checked_before_any_game(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_play_game_checks_both_agents_against_the_board_before_any_move():
+    first, moves = RandomAgent(seed=0), []
+    first.act = lambda state: moves.append(state.ply) or int(state.legal_actions()[0])
+    with pytest.raises(ValueError, match="agent 'ppo:pretrained=xodd9' plays xodd 9, not xodd 7"):
+        play_game(first, "ppo:pretrained=xodd9", "xodd", 7)
+    assert moves == []  # once: the first agent moved, then the network refused the board
 
 
 def test_a_journal_that_is_a_directory_is_refused_before_any_game(tmp_path):
@@ -911,6 +947,22 @@ def test_arena_results_are_saved_only_where_they_fit(tmp_path):
         with pytest.raises(ValueError, match=message):
             res.save(out, **kwargs)
     assert not (tmp_path / "new").exists() and sorted(p.name for p in (tmp_path / "busy").iterdir()) == ["results.json"]
+    # Saving fewer games where more were saved leaves only these games' records.
+    longer = round_robin(["random", "random"], "xodd", 3, games_per_pair=4, progress=False)
+    longer.save(tmp_path / "again")
+    (tmp_path / "again" / "records" / "notes.txt").write_text("mine")
+    res.save(tmp_path / "again")
+    assert sorted(p.name for p in (tmp_path / "again" / "records").iterdir()) == \
+        ["game_00000.txt", "game_00001.txt", "notes.txt"]
+
+
+def test_arena_command_line_finds_a_blocked_results_path_before_any_game(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "records").write_text("in the way")
+    err = arena_fails(["--agents", "random", "greedy", "--games", "2", "--no-progress", "--out", str(out)], capsys)
+    assert "records is in the way: it is a file" in err
+    assert sorted(p.name for p in out.iterdir()) == ["records"]  # no journal: no game was played
 
 
 def test_a_journal_game_must_hold_together(tmp_path):

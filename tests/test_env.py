@@ -9,7 +9,7 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test, state_test
 
 import odd_env
 from odd_env import xodd_v0, yodd_v0
-from odd_env.core import NUM_PLANES, STATE_PLANE_NAMES
+from odd_env.core import NUM_PLANES, STATE_PLANE_NAMES, GameState, square
 
 GAMES = {"xodd": xodd_v0, "yodd": yodd_v0}
 SIZES = [(xodd_v0, 5), (xodd_v0, 9), (yodd_v0, 3), (yodd_v0, 6)]
@@ -173,6 +173,18 @@ def test_stepping_a_finished_game():
     assert e.agents == ["white_0"] or e.agents == []
     e.reset()
     assert e.agents == ["black_0", "white_0"] and not any(e.terminations.values())
+
+
+def test_a_reset_state_edited_after_it_was_made_is_checked_again():
+    e = xodd_v0.raw_env(board_size=5)
+    e.reset()
+    e.step(12)
+    before = e.game_state.copy()
+    state = GameState(square(5))
+    state.data[3] = 7  # a cell value no rules produce, written into the checked state's public array
+    with pytest.raises(ValueError, match="invalid xodd 5 state"):
+        e.reset(options={"state": state})
+    assert e.game_state == before
 
 
 @pytest.mark.parametrize("module", [xodd_v0, yodd_v0], ids=_id)

@@ -138,6 +138,7 @@ def test_a_failing_opponent_leaves_the_env_as_it_was():
 
 def test_step_before_reset_is_refused():
     env = OddGymEnv("xodd", 5, play_as="white")  # the learner's colour is only known after reset
+    assert not env.action_masks().any()  # nothing to step yet (once: every action of the empty board)
     with pytest.raises(ValueError, match="reset\\(\\) was not called yet; call reset"):
         env.step(0)
     env.reset(seed=0)

@@ -95,6 +95,13 @@ def test_bad_lines_say_why_and_change_nothing(line, message):
     assert s.state == before and s.moves == ()
 
 
+def test_a_move_that_is_not_text_is_named_so():
+    s = PlaySession("xodd", 5, opponent="random", seed=0)
+    with pytest.raises(ValueError, match="a move is text, got int 5"):  # once: "empty move"
+        s.play_text(5)
+    assert s.moves == ()
+
+
 def test_illegal_moves_give_the_rules_reason():
     s = PlaySession("xodd", 5, opponent="greedy", seed=0)
     s.play_text("c3")  # a bare cell is a stone of the person's colour
@@ -181,6 +188,8 @@ def test_a_network_sized_agent_sets_or_checks_the_board():
     ({"opponent": "nobody"}, "unknown agent 'nobody'"),
     ({"hint": "mcts:simulations=0"}, "simulations must be an integer >= 1"),
     ({"actions": [99999]}, "move #1 of the game to go on with"),
+    ({"actions": None}, "actions must be a sequence of action numbers"),
+    ({"game": ["xodd"]}, "unknown game ['xodd']"),
 ])
 def test_bad_session_arguments(kwargs, message):
     with pytest.raises(ValueError, match=re.escape(message)):
@@ -330,10 +339,19 @@ def test_save_paths_are_checked_first_and_a_failed_save_loses_nothing(tmp_path, 
     (tmp_path / "afile").write_text("")
     for argv, message in [(["--save", str(tmp_path)], "is a directory"),
                           (["--save", str(tmp_path / "afile" / "g.txt")], "the --save folder .* is a file"),
+                          (["--save", str(tmp_path / "afile")], "--save .*afile exists: add --overwrite"),
                           (["--seed", "-1"], "--seed must be an integer >= 0, got -1")]:
         assert main(["--board-size", "4", "--opponent", "random", *argv], stdin=io.StringIO(""),
                     stdout=io.StringIO()) == 2
         assert re.search(message, capsys.readouterr().err)
+    assert (tmp_path / "afile").read_text() == ""  # once replaced by the record at the end
+    for argv in (["--save", str(tmp_path / "afile"), "--overwrite"],  # asked for
+                 ["--load", str(tmp_path / "afile"), "--save", str(tmp_path / "afile")]):  # going on with a game
+        if "--load" in argv:
+            assert "xodd 4" in (tmp_path / "afile").read_text()  # the record written by the first run
+        assert main(["--board-size", "4", "--opponent", "random", *argv], stdin=io.StringIO("a1\nquit\n"),
+                    stdout=io.StringIO()) == 0
+        assert "Ba1" in (tmp_path / "afile").read_text()
     out = io.StringIO()  # the save command: one line saying why, and the game goes on
     assert main(["--board-size", "4", "--opponent", "random", "--save", str(tmp_path / "g.txt")],
                 stdin=io.StringIO(f"save {tmp_path}\nquit\n"), stdout=out) == 0
@@ -611,6 +629,8 @@ def test_yinsh_terminal_on_stdin_then_save_and_quit(tmp_path):
         assert rec.blitz and list(rec.actions) == s.actions and rec.replay() == s.state
     out = io.StringIO()  # going on with the saved game
     assert main(["--load", str(mid), "--opponent", "random", "--as", "white", "--save", str(end)],
+                io.StringIO("quit\n"), io.StringIO()) == 2  # end.txt holds the first game
+    assert main(["--load", str(mid), "--opponent", "random", "--as", "white", "--save", str(end), "--overwrite"],
                 io.StringIO("quit\n"), out) == 0
     assert out.getvalue().startswith("yinsh blitz: ") and list(YinshRecord.load(end).actions) == s.actions
 

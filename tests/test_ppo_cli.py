@@ -41,6 +41,7 @@ BAD = [
     (["--snapshot-every", "0"], "--snapshot-every must be an integer >= 1"),
     (["--eval-every", "-1"], "--eval-every must be an integer >= 0"),
     (["--eval-games", "0"], "--eval-games must be an integer >= 1"),
+    (["--eval-games", "3"], "--eval-games must be even (half the games with each colour), got 3"),
     (["--pool-size", "0"], "--pool-size must be an integer >= 1"),
     (["--threads", "0"], "--threads must be an integer >= 1"),
     (["--seed", "-1"], "--seed must be an integer >= 0"),
@@ -184,6 +185,8 @@ def test_rllib_command_line_checks_its_options_and_says_how_to_get_ray(tmp_path,
     for argv, message in [(["--lr", "nan"], "--lr must be a finite number > 0, got nan"),
                           (["--gamma", "7"], r"--gamma must be a finite number in \[0, 1\], got 7.0"),
                           (["--seed", "-1"], "--seed must be >= 0, got -1"),
+                          (["--blocks", "-1"], "--blocks must be >= 0, got -1"),
+                          (["--blocks", "0"], r'Ray is not installed'),  # as agents.ppo, which takes 0 too
                           (["--eval-opponents", "mcts:simulations=-5"], "--eval-opponents mcts:simulations=-5: mcts "
                                                                         "option simulations must be an integer >= 1"),
                           ([], r'Ray is not installed: pip install -e "\.\[rllib\]"'),
@@ -196,3 +199,17 @@ def test_rllib_command_line_checks_its_options_and_says_how_to_get_ray(tmp_path,
         assert re.search(message, capsys.readouterr().err), argv
     assert not (tmp_path / "run").exists()
     assert [rllib_train._game(rllib_train.parse_args(["--game", g])).size for g in ("xodd", "yodd", "yinsh")] == [9, 6, 0]
+    # A hand-edited args.json of a run to resume: a wrong type is named (once a TypeError in the range checks).
+    import json
+    from dataclasses import asdict
+
+    run = tmp_path / "edited"
+    (run / "checkpoint").mkdir(parents=True)
+    (run / "checkpoint" / rllib_train.LEAGUE_FILE).write_text("{}")
+    for key, value, kind in [("channels", "x", "int"), ("lr", True, "float"), ("tensorboard", 1, "bool"),
+                             ("game", 5, "str"), ("blocks", 2.0, "int")]:
+        (run / "args.json").write_text(json.dumps({**asdict(rllib_train.Args()), key: value}))
+        with pytest.raises(ValueError, match=f"args.json is corrupt: {key} must be {kind}, got {value!r}"):
+            rllib_train.saved_run_args(run)
+    (run / "args.json").write_text(json.dumps({**asdict(rllib_train.Args()), "lr": 1, "channels": 8}))
+    assert rllib_train.saved_run_args(run)["channels"] == 8  # an integer learning rate is a number too

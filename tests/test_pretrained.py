@@ -156,6 +156,19 @@ def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tm
     rate, lo, hi, n = ArenaResult.from_journal(journal).win_rate(0, 1)
     assert (row["win_rate"], row["ci_low"], row["ci_high"], row["games"]) == (rate, lo, hi, n)
     assert len(journal.read_text().splitlines()) == 5
+    games = journal.read_text()
+    refused = measure()  # once: silently played the games again over the journal
+    assert refused.returncode == 2 and "holds games already: --resume continues them" in refused.stderr
+    assert journal.read_text() == games
+    # Every journal is checked before the first game: another opponent's journal that does not fit stops
+    # the measurement before any row is written.
+    (tmp_path / "journals" / "vs-greedy.jsonl").write_text(games)
+    index = (folder / "index.json").read_text()
+    mixed = measure("--resume", "--opponents", "random,greedy")
+    assert mixed.returncode == 2 and "vs-greedy.jsonl belongs to another round robin: agents" in mixed.stderr
+    assert "--journal-dir" in mixed.stderr and "--out" not in mixed.stderr
+    assert (folder / "index.json").read_text() == index and journal.read_text() == games
+    (tmp_path / "journals" / "vs-greedy.jsonl").unlink()
     again = measure("--resume")
     assert again.returncode == 0, again.stderr
     assert "4 of them from the journal" in again.stdout
@@ -165,7 +178,8 @@ def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tm
     # Another network under the same name: its games are not mixed with the old one's.
     train(small_args(tmp_path, run_dir=str(tmp_path / "run2"), seed=11, total_steps=32 * 16 * 2))
     readd = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
-                            "add", "tiny4", str(tmp_path / "run2" / "last.pt"), "--command", "python -m agents.ppo"],
+                            "add", "tiny4", str(tmp_path / "run2" / "last.pt"), "--command", "python -m agents.ppo",
+                            "--replace"],
                            capture_output=True, text=True, cwd=ROOT)
     assert readd.returncode == 0, readd.stderr
     retrained = measure("--resume")
@@ -202,6 +216,10 @@ def test_the_shipping_script_checks_everything_before_it_writes(folder, tmp_path
          "a network name is letters, digits"),
         (["--folder", str(folder), "add", "", str(folder / "tiny4.pt"), "--command", "x"], "a network name"),
         (["--folder", str(folder), "add", "t5", str(tmp_path / "none.pt"), "--command", "x"], "no checkpoint at"),
+        (["--folder", str(folder), "add", "tiny4", str(folder / "tiny4.pt"), "--command", "x"],
+         "a network named 'tiny4' is listed already \\(xodd 4, .* steps\\): give --replace"),
+        (measure + ["--opponents", "random,random"], "--opponents names an opponent twice"),
+        (measure + ["--opponents", "random", "--resume", "--overwrite"], "--resume .* or --overwrite .*, not both"),
     ]:
         with pytest.raises(SystemExit) as exit_:
             main(argv)
@@ -246,6 +264,8 @@ def test_listing_needs_no_torch_and_loads_by_name(folder):
     by_kw = agents.load("ppo", pretrained="tiny4", greedy=True)
     state = by_spec.game.new_state()
     assert by_spec.act(state) == by_kw.act(state)
+    by_path = agents.load("ppo:path=tiny4")  # a name wherever a checkpoint path is taken
+    assert by_path.pretrained == "tiny4" and by_path.act(state) == by_spec.act(state)
     search = agents.load("mcts", network="tiny4", simulations=16, seed=0)
     assert search.network == "tiny4" and search.game is by_spec.game
     assert state.legal_action_mask()[search.act(state)]
@@ -315,7 +335,8 @@ def test_a_search_network_guides_the_search_and_leaves_the_player(folder, tmp_pa
     assert len(res.games) == 2
     # Re-adding the same player keeps its search network; a damaged entry is refused.
     ckpt = tmp_path / "run" / "last.pt"
-    assert bench("add", "tiny4", str(ckpt), "--command", "python -m agents.ppo --game xodd --board-size 4").returncode == 0
+    assert bench("add", "tiny4", str(ckpt), "--command", "python -m agents.ppo --game xodd --board-size 4",
+                 "--replace").returncode == 0
     assert pre.get_pretrained("tiny4").search_sha256 == search_sha
     entry = json.loads((folder / "index.json").read_text())
     entry["tiny4"]["search"]["sha256"] = "0" * 64
@@ -330,7 +351,7 @@ def test_a_search_network_guides_the_search_and_leaves_the_player(folder, tmp_pa
     (folder / "index.json").write_text(index)
     assert bench("add-search", "tiny4", str(tmp_path / "r.pt"), "--refit-command", cmd).returncode == 0
     out = bench("add", "tiny4", str(tmp_path / "other.pt"), "--command", "python -m agents.ppo --game xodd",
-                "--refit-command", "python -m agents.refit runs/last.pt other.pt")
+                "--refit-command", "python -m agents.refit runs/last.pt other.pt", "--replace")
     assert out.returncode == 0 and "tiny4-search.pt was refit from the replaced network: removed" in out.stdout
     assert pre.get_pretrained("tiny4").search_path is None and not (folder / "tiny4-search.pt").exists()
 

@@ -137,6 +137,8 @@ def _observations(game, size, n, seed=0):
 def test_module_is_the_baseline_network_with_masked_logits():
     from ray.rllib.core.columns import Columns
 
+    bare = rllib.module_spec("yodd", 3, channels=8, blocks=0).build()  # no residual block, as agents.ppo allows
+    assert bare.net.config.blocks == 0 and len(bare.net.blocks) == 0
     module = rllib.module_spec("yodd", 3, channels=8, blocks=1).build()
     assert isinstance(module.net, PolicyValueNet)
     assert module.net.config == NetConfig.for_game(make_game("yodd", 3), channels=8, blocks=1, value_hidden=64)

@@ -185,6 +185,21 @@ def test_bad_constructor_arguments():
         yinsh_v0.env(blitz="yes")
     with pytest.raises(ValueError, match="render_mode"):
         yinsh_v0.env(render_mode="svg")
+    for kwargs in ({"board_size": 9}, {"variant": "blitz"}):
+        with pytest.raises(TypeError, match=f"takes blitz= and render_mode=, got {next(iter(kwargs))}=: YINSH"):
+            yinsh_v0.env(**kwargs)
+
+
+def test_a_reset_state_edited_after_it_was_made_is_checked_again():
+    e = yinsh_v0.raw_env()
+    e.reset(seed=1)
+    e.step(P("E5"))
+    before = e.game_state.copy()
+    state = YinshState()
+    state.data[N + 5] = 10**8  # the pool, edited in place after the state was checked
+    with pytest.raises(ValueError, match="the state is not a YINSH position play can reach: the pool holds"):
+        e.reset(options={"state": state})
+    assert e.game_state == before
 
 
 def test_ansi_render_names_the_points():

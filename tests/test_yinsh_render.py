@@ -249,7 +249,7 @@ def test_heatmap_values_colour_the_points():
     assert elements(svg, "legend")
     again = to_svg(s, heatmap=values.reshape(11, 11) * 10, heatmap_range=(0, 5))
     assert {e.get("data-point"): e.get("fill") for e in elements(again, "heat")} == heat
-    with pytest.raises(ValueError, match="one value per array cell"):
+    with pytest.raises(ValueError, match=r"one value per array cell, shape \(121,\) or \(11, 11\) for yinsh, got"):
         to_svg(s, heatmap=np.zeros(85))
 
 

@@ -371,6 +371,8 @@ def test_row_actions_explain_themselves():
         s.apply(row_action("B2", "F2"))
     with pytest.raises(ValueError, match="does not fit"):
         s.apply(N + P("K10"))  # from K10 along the column: off the board at once
+    with pytest.raises(ValueError, match="'E5-E6' names a ring move or a row, but the decision now is 'place'"):
+        YinshState().parse_action("E5-E6")  # once: "E5 and E6 are not the ends of a row of five points"
 
 
 def test_from_position_rejects_impossible_positions():
@@ -389,6 +391,9 @@ def test_from_position_rejects_impossible_positions():
         (dict(rings=base, decision="bogus"), "decision must be"),
         (dict(rings=base, to_move="red"), "to_move must be"),
         (dict(rings=base, opponent_rows=True), "opponent_rows"),
+        (dict(rings=base, opponent_rows="yes"), "opponent_rows must be True or False, got 'yes'"),
+        (dict(rings=base, removed=(2**31, 0)), "removed must be a pair .* 0 to 5"),
+        (dict(rings={"white": None}), r"rings\['white'\] must be a list of points, got None"),
     ]
     for kwargs, match in cases:
         with pytest.raises(ValueError, match=match):
@@ -491,6 +496,32 @@ def test_state_data_from_outside_is_checked_before_compiled_code_sees_it():
         state.apply(int(rng.choice(state.legal_actions())))
     again = YinshState(data=state.data.copy())
     assert again.is_terminal and again.winner == state.winner and again == state
+    n = NUM_POINTS
+    from odd_env.core import yinsh_kernels as YK
+
+    def edited(data, **fields):
+        data = data.copy()
+        for name, value in fields.items():
+            data[n + getattr(YK, name)] = value
+        return data
+
+    over = edited(YinshState().data, M_DONE=1, M_WINNER=0, M_KIND=YK.KIND_NONE)
+    for fields, message in [
+        (dict(M_POOL=10**8), "the pool holds 100000000 markers"),  # once a segmentation fault in observation()
+        (dict(M_POOL=86), "the pool holds 86 markers"),  # once read past the end of the point table
+        (dict(M_KIND=0), "a finished game has decision kind -1"),
+        (dict(M_CHOSEN=5), "no chosen ring"),
+        (dict(M_OPP_ROWS=86), "opponent-rows flag 0 or 1"),
+        (dict(M_REMOVED=4), "removed must be 0 to 3"),
+        (dict(M_LAST_TO=3), "two different points of the board"),
+        (dict(M_MOVES=1), r"ring moves played \(1\) must be 0 to the decisions played \(0\)"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            YinshState(data=edited(over, **fields))
+    with pytest.raises(ValueError, match="two different points of the board"):
+        YinshState(data=edited(YinshState().data, M_LAST_FROM=0, M_LAST_TO=3))  # a running game too
+    with pytest.raises(ValueError, match="no ring move has been played"):
+        YinshState(data=edited(YinshState().data, M_LAST_FROM=P("E5"), M_LAST_TO=P("E6")))
     from odd_env.core import GameState
 
     with pytest.raises(ValueError, match="YINSH positions are odd_env.core.yinsh.YinshState"):

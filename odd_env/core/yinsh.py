@@ -549,6 +549,9 @@ class YinshState:
         if len(parts) != 2:
             raise ValueError(f"malformed action {text!r}: expected 'E5', 'E4-E10', 'xE5-E9', 'rE5' or 'pass'")
         a, b = parse_point(parts[0]), parse_point(parts[1])
+        if not row and self.decision not in (K.KIND_DESTINATION, K.KIND_ROW):
+            raise ValueError(f"{text!r} names a ring move or a row, but the decision now is "
+                             f"{self.decision_name!r}: name one point, like 'E5'")
         if self.decision == K.KIND_DESTINATION and not row:
             if a != self.chosen_ring:
                 raise ValueError(f"the chosen ring is on {point_name(self.chosen_ring)}, not {parts[0]}")
@@ -582,7 +585,7 @@ class YinshState:
         resolves rows made by the opponent's move; ``passed``: the opponent
         has just passed. ValueError if the position cannot arise.
         """
-        for flag, value in (("blitz", blitz), ("passed", passed)):
+        for flag, value in (("blitz", blitz), ("opponent_rows", opponent_rows), ("passed", passed)):
             if not isinstance(value, (bool, np.bool_)):
                 raise ValueError(f"{flag} must be True or False, got {value!r}")
         t = tables()
@@ -596,7 +599,7 @@ class YinshState:
                                  f"{{'white': ['E5', 'F6']}}, got {type(spec).__name__}")
             for player, points in spec.items():
                 p = _player(player, f"a key of {what}")
-                if isinstance(points, (str, int, np.integer)):
+                if isinstance(points, (str, int, np.integer)) or not isinstance(points, Iterable):
                     raise ValueError(f"{what}[{player!r}] must be a list of points, got {points!r}")
                 for name in points:
                     x = _point(name)
@@ -605,8 +608,10 @@ class YinshState:
                     board[x] = base + p
         p = _player(to_move, "to_move")
         if (not isinstance(removed, (tuple, list)) or len(removed) != 2
-                or not all(isinstance(r, (int, np.integer)) and not isinstance(r, bool) for r in removed)):
-            raise ValueError(f"removed must be a pair (white, black) of integers, got {removed!r}")
+                or not all(isinstance(r, (int, np.integer)) and not isinstance(r, bool)
+                           and 0 <= r <= K.NUM_RINGS for r in removed)):
+            raise ValueError(f"removed must be a pair (white, black) of integers 0 to {K.NUM_RINGS}, "
+                             f"got {removed!r}")
         if decision is None:
             kind = None
         elif isinstance(decision, str) and decision in DECISIONS:
@@ -870,8 +875,40 @@ def _check_data(data: np.ndarray) -> str | None:
         return "a point holds a value other than 0 (empty), 1-2 (rings) or 3-4 (markers), or off-board 5"
     if m[K.M_TARGET] not in (1, 3) or m[K.M_TO_MOVE] not in (0, 1) or m[K.M_WINNER] not in (0, 1, K.DRAW):
         return "the target, the last actor or the winner of the finished game is out of range"
-    if not all(0 <= m[K.M_REMOVED + p] <= m[K.M_TARGET] for p in (WHITE, BLACK)) or not -1 <= m[K.M_CHOSEN] < n:
-        return "the removed rings or the chosen ring are out of range"
+    if m[K.M_KIND] != K.KIND_NONE or m[K.M_CHOSEN] != -1:
+        return (f"a finished game has decision kind {K.KIND_NONE} and no chosen ring (-1), "
+                f"got {m[K.M_KIND]} and {m[K.M_CHOSEN]}")
+    markers = int(np.count_nonzero((board == K.MARKER) | (board == K.MARKER + 1)))
+    if markers > K.NUM_MARKERS or m[K.M_POOL] != K.NUM_MARKERS - markers:
+        return f"the pool holds {m[K.M_POOL]} markers, but 51 - {markers} on the board = {51 - markers}"
+    for p in (WHITE, BLACK):
+        on = int(np.count_nonzero(board == K.RING + p))
+        r = int(m[K.M_REMOVED + p])
+        if not 0 <= r <= m[K.M_TARGET] or on + r > K.NUM_RINGS:
+            return (f"{PLAYER_NAMES[p]} has {on} rings on the board and {r} removed: removed must be "
+                    f"0 to {m[K.M_TARGET]} and the two at most {K.NUM_RINGS}")
+    if not 0 <= m[K.M_PLACED] <= 2 * K.NUM_RINGS:
+        return f"the rings placed must be 0 to {2 * K.NUM_RINGS}, got {m[K.M_PLACED]}"
+    if m[K.M_PASSES] not in (0, 1, 2) or m[K.M_OPP_ROWS] not in (0, 1):
+        return (f"passes in a row must be 0 to 2 and the opponent-rows flag 0 or 1 in a finished game, "
+                f"got {m[K.M_PASSES]} and {m[K.M_OPP_ROWS]}")
+    return _check_history(data)
+
+
+def _check_history(data: np.ndarray) -> str | None:
+    """The checks on the counters and the latest ring move, running game or finished."""
+    t = tables()
+    m = data[t.n :]
+    if not 0 <= m[K.M_MOVES] <= m[K.M_PLY]:
+        return f"the ring moves played ({m[K.M_MOVES]}) must be 0 to the decisions played ({m[K.M_PLY]})"
+    a, b = int(m[K.M_LAST_FROM]), int(m[K.M_LAST_TO])
+    if (a, b) != (-1, -1):
+        onboard = t.onboard.astype(bool)
+        if not (0 <= a < t.n and 0 <= b < t.n and a != b and onboard[a] and onboard[b]):
+            return (f"the latest ring move must be two different points of the board, or (-1, -1) "
+                    f"before any, got ({a}, {b})")
+        if m[K.M_MOVES] == 0:
+            return f"a latest ring move ({a}, {b}) is set but no ring move has been played"
     return None
 
 
@@ -902,6 +939,9 @@ def check_state(data: np.ndarray) -> str | None:
         return f"passes in a row must be 0 or 1 in a running game, got {m[K.M_PASSES]}"
     if m[K.M_OPP_ROWS] not in (0, 1):
         return f"the opponent-rows flag must be 0 or 1, got {m[K.M_OPP_ROWS]}"
+    problem = _check_history(data)
+    if problem is not None:
+        return problem
     rings = [int(np.count_nonzero(board == K.RING + q)) for q in (WHITE, BLACK)]
     removed = [int(m[K.M_REMOVED + q]) for q in (WHITE, BLACK)]
     markers = K.NUM_MARKERS - int(m[K.M_POOL])

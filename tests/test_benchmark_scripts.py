@@ -1,0 +1,68 @@
+"""The benchmark scripts refuse bad arguments before any training starts or any file is written."""
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _script(name):
+    sys.path.insert(0, str(ROOT / "benchmarks"))  # the scripts import their _args helpers from there
+    try:
+        spec = importlib.util.spec_from_file_location(f"bench_{name}", ROOT / "benchmarks" / f"{name}.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return module
+
+
+def _refused(module, argv, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", [f"{module.__name__}.py", *argv])
+    with pytest.raises(SystemExit) as exc:
+        module.main()
+    assert exc.value.code == 2, argv
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+def test_ppo_recipes_checks_every_recipe_before_training(tmp_path, monkeypatch, capsys):
+    recipes = _script("ppo_recipes")
+    started = []
+    monkeypatch.setattr(recipes.subprocess, "Popen", lambda *a, **k: started.append(a))
+    out = tmp_path / "out"
+    (out / "xodd7").mkdir(parents=True)
+    (out / "xodd7" / "args.json").write_text("{}")  # a run of the xodd7 recipe is there
+    for argv, message in [
+        (["--out", str(out)], "recipe xodd7: .*xodd7 already holds a run: add --overwrite"),
+        (["--out", str(tmp_path / "new"), "--device", "tpu"], "recipe xodd7: --device must be cpu or cuda"),
+        (["--out", str(tmp_path / "new"), "--skip-training"], "--skip-training: .*xodd7 holds no trained recipe"),
+        (["--out", str(tmp_path / "new"), "--eval-games", "3"], "--eval-games must be even"),
+    ]:
+        assert re.search(message, _refused(recipes, argv, monkeypatch, capsys)), argv
+    assert started == [] and not (tmp_path / "new").exists()
+    assert sorted(p.name for p in out.iterdir()) == ["xodd7"]  # no log written over
+
+
+def test_bench_rllib_checks_its_cases_before_training(monkeypatch, capsys):
+    bench = _script("bench_rllib")
+    ran = []
+    monkeypatch.setattr(bench.subprocess, "run", lambda *a, **k: ran.append(a))
+    find_spec = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else find_spec(name, *a))
+    assert 'Ray is not installed: pip install -e ".[rllib]"' in _refused(bench, [], monkeypatch, capsys)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: object() if name == "ray" else find_spec(name, *a))
+    for argv, message in [
+        (["--iterations", "1"], "--iterations must be 2 or more"),
+        (["--batch", "100"], "--batch must be a multiple of 128"),
+        (["--batch", "256", "--minibatch-size", "512"], "--minibatch-size 512 exceeds --batch 256"),
+        (["--rllib-cases", "1x1,abc"], "--rllib-cases: 'abc' is not RUNNERSxENVS"),
+        (["--game", "yodd", "--board-size", "1"], "ppo: .*Yodd board_size \\(base\\) must be from 2"),
+    ]:
+        assert re.search(message, _refused(bench, argv, monkeypatch, capsys)), argv
+    assert ran == []
