@@ -872,8 +872,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Round robin between agents: win rates with 95% intervals and Elo ratings.",
     )
     p.add_argument("--game", choices=available_games(), default="xodd", help="which game (default xodd)")
-    p.add_argument("--board-size", type=int, default=7,
-                   help="Xodd side n or Yodd base n (default 7; YINSH has one board and ignores it)")
+    p.add_argument("--board-size", type=int, default=None,
+                   help="Xodd side n or Yodd base n (default 7; YINSH has one board: give none, or 0)")
     p.add_argument("--variant", default="", help="the game's variant: YINSH blitz (default: the standard game)")
     p.add_argument("--agents", nargs="+", metavar="SPEC",
                    help="agent specs: name[:key=value,...], e.g. random greedy mcts:simulations=200 "
@@ -941,7 +941,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.agents:
         parser.error("the following arguments are required: --agents")
     try:
-        g = make_game(args.game, None if args.game == "yinsh" else args.board_size, args.variant)
+        if args.game == "yinsh" and args.board_size not in (None, 0):
+            raise ValueError(f"YINSH has one board: give no --board-size (or 0), got {args.board_size}")
+        size = None if args.game == "yinsh" else (7 if args.board_size is None else args.board_size)
+        g = make_game(args.game, size, args.variant)
         if len(args.agents) < 2:
             raise ValueError(f"--agents needs at least two agents, got {len(args.agents)}: {' '.join(args.agents)}")
         if args.games < 2 or args.games % 2:

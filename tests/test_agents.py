@@ -835,6 +835,8 @@ def arena_fails(argv, capsys):
     (["--agents", "random", "ppo:path=missing.pt"], "agent 'ppo:path=missing.pt': no checkpoint at missing.pt"),
     (["--agents", "random", "greedy", "--board-size", "1"], "Xodd board_size"),
     (["--agents", "random", "greedy", "--game", "go"], "invalid choice: 'go'"),
+    (["--agents", "random", "random", "--game", "yinsh", "--board-size", "13"],
+     "YINSH has one board: give no --board-size (or 0), got 13"),  # once ignored
 ])
 def test_arena_command_line_mistakes_exit_2(argv, message, capsys, tmp_path):
     assert message in arena_fails(argv + ["--no-progress", "--out", str(tmp_path / "out")], capsys)
