@@ -1209,6 +1209,11 @@ def prepare_run(args: Args) -> Trainer:
             trainer.restore(ckpt)
         except ValueError as err:
             raise ValueError(f"{last}: {err}") from err
+        reached = _stop_reason(args, trainer)
+        if reached is not None:  # nothing to train: refused before args.json is rewritten with these limits
+            raise ValueError(f"--resume: {run_dir} is already at the {reached} ({trainer.global_step:,} steps, "
+                             f"--total-steps {args.total_steps}; {trainer.train_seconds / 60:.2f} training minutes, "
+                             f"--total-minutes {args.total_minutes:g}): raise the limit to train on")
         lr = "" if args.lr == ckpt["args"]["lr"] else f"; learning rate {args.lr:g} (was {ckpt['args']['lr']:g})"
         print(f"resuming {run_dir} at update {trainer.update} ({trainer.global_step:,} steps, "
               f"{trainer.train_seconds / 60:.1f} training minutes){lr}")

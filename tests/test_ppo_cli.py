@@ -116,6 +116,10 @@ def test_resume_reads_the_saved_arguments(tmp_path, capsys):
     assert "--seed 8 (the run has 7); --num-games 8 (the run has 4) cannot change" in err
     assert "Flags that may change on resume: --total-steps" in err
     assert read_metadata(run_dir / "last.pt")["global_step"] == 96
+    saved = (run_dir / "args.json").read_text()
+    err = fails(["--run-dir", str(run_dir), "--resume", "--total-steps", "64"], capsys)  # once: "stopped" at once
+    assert "is already at the step limit (96 steps, --total-steps 64" in err and "raise the limit" in err
+    assert (run_dir / "args.json").read_text() == saved and read_metadata(run_dir / "last.pt")["global_step"] == 96
 
 
 def test_resume_needs_a_checkpoint_and_refuses_a_damaged_one(tmp_path, capsys):
