@@ -375,6 +375,9 @@ def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
         except (ValueError, KeyError, TypeError) as err:
             raise ValueError(f"--resume: {ckpt / LEAGUE_FILE} is corrupt ({err!r}); start a new run "
                              "(--overwrite)") from None
+        if int(record["iteration"]) >= args.iterations:  # nothing to train: said before Ray starts
+            raise ValueError(f"--resume: {run_dir} is at iteration {int(record['iteration'])} already "
+                             f"(--iterations {args.iterations}): raise --iterations to train on")
         return record
     if ckpt.exists() or (run_dir / "args.json").exists():
         if not args.overwrite:
@@ -403,7 +406,8 @@ def _save(algo: Any, league: Any, ckpt: Path, iteration: int, steps: int) -> Non
 
 def train(args: Args) -> dict[str, float]:
     """Run to ``args.iterations`` iterations (Ray must be initialised), from the run's checkpoint with
-    ``args.resume``; returns the last row of metrics (empty when a resumed run had nothing left)."""
+    ``args.resume``; returns the last row of metrics. A resumed run already at ``args.iterations`` is a
+    ValueError, raised before RLlib builds anything."""
     from . import rllib
     from .ppo import RunLog
 

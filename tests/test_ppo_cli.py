@@ -215,5 +215,14 @@ def test_rllib_command_line_checks_its_options_and_says_how_to_get_ray(tmp_path,
         (run / "args.json").write_text(json.dumps({**asdict(rllib_train.Args()), key: value}))
         with pytest.raises(ValueError, match=f"args.json is corrupt: {key} must be {kind}, got {value!r}"):
             rllib_train.saved_run_args(run)
-    (run / "args.json").write_text(json.dumps({**asdict(rllib_train.Args()), "lr": 1, "channels": 8}))
+    (run / "args.json").write_text(json.dumps({**asdict(rllib_train.Args()), "lr": 1, "channels": 8,
+                                               "run_dir": str(run)}))
     assert rllib_train.saved_run_args(run)["channels"] == 8  # an integer learning rate is a number too
+    (run / "checkpoint" / rllib_train.LEAGUE_FILE).write_text(json.dumps(
+        {"iteration": 3, "env_steps": 100, "league": {"iterations": 3, "snapshots_taken": 0, "snapshots": []}}))
+    for iterations in ("2", "3"):
+        with pytest.raises(ValueError, match=f"is at iteration 3 already \\(--iterations {iterations}\\): raise"):
+            rllib_train.prepare_run_dir(rllib_train.parse_args(["--run-dir", str(run), "--resume",
+                                                                "--iterations", iterations]))
+    assert rllib_train.prepare_run_dir(rllib_train.parse_args(["--run-dir", str(run), "--resume",
+                                                               "--iterations", "4"]))["iteration"] == 3

@@ -349,7 +349,8 @@ def test_a_resumed_run_rebuilds_the_league_and_continues(tmp_path, local_ray):
     assert row["iteration"] == 4 and row["league_size"] == 1
     assert json.loads((tmp_path / "cli" / "checkpoint" / "league.json").read_text())["iteration"] == 4
     assert (tmp_path / "cli" / "metrics.csv").read_text().count("\n") == 5  # header + 4 iterations
-    assert train(parse_args(["--run-dir", run_args.run_dir, "--resume", "--iterations", "4"])) == {}
+    with pytest.raises(ValueError, match=r"is at iteration 4 already \(--iterations 4\): raise --iterations"):
+        train(parse_args(["--run-dir", run_args.run_dir, "--resume", "--iterations", "4"]))  # before Ray builds
 
 
 def test_one_iteration_on_a_two_node_cluster_places_env_runners_on_both(tmp_path):
