@@ -160,6 +160,7 @@ class OddBatch:
 
     def get_states(self) -> np.ndarray:
         """A copy of every game's state vector (int32[B, state_size]), e.g. for checkpoints."""
+        self._check_started("get_states")
         return self._states.copy()
 
     def set_states(self, states: np.ndarray) -> BatchStep:
@@ -192,7 +193,14 @@ class OddBatch:
 
     def game_state(self, index: int) -> GameState:
         """A copy of game ``index`` (``0..num_games-1``) as a :class:`~odd_env.core.GameState`."""
+        self._check_started("game_state")
         return GameState._trusted(self.geometry, self._states[self._game_index(index)].copy())
+
+    def _check_started(self, what: str) -> None:
+        """RuntimeError unless a reset (or set_states) gave the games a position: before it, the
+        buffers hold no game at all."""
+        if not self._has_reset:
+            raise RuntimeError(f"call reset() (or set_states()) before {what}(): there are no games yet")
 
     def _game_index(self, index: Any) -> int:
         """``index`` as an int in ``0..num_games-1`` (no negative indexing); ValueError otherwise."""
@@ -204,6 +212,7 @@ class OddBatch:
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game (reproducible under ``rng``, a numpy Generator)."""
         _check_rng(rng)
+        self._check_started("random_actions")
         out = np.empty(self.num_games, dtype=np.int64)
         BK.sample_legal(self._mask, rng.random((self.num_games, 5)), out)
         return out

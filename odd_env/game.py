@@ -311,11 +311,21 @@ def _yinsh_game(name: str, size: int | None = None, variant: str = "") -> Game:
     )
 
 
-def register(name: str, factory: str) -> None:
-    """Register a game: ``factory`` is ``"module:function"``, called as ``function(name, size=, variant=)``."""
-    if not name.isidentifier():
+def register(name: str, factory: str, *, overwrite: bool = False) -> None:
+    """Register a game: ``factory`` is ``"module:function"``, called as ``function(name, size=, variant=)``
+    on the first :func:`make` of the game (which says so if it cannot be imported). A registered
+    name is replaced only with ``overwrite=True``."""
+    if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"a game name must be an identifier, got {name!r}")
+    module, colon, attr = factory.partition(":") if isinstance(factory, str) else ("", "", "")
+    if not (colon and module and attr and attr.isidentifier()):
+        raise ValueError(f"the factory of game {name!r} must be 'module:function', got {factory!r}")
+    if name in _FACTORIES and not overwrite:
+        raise ValueError(f"a game named {name!r} is registered already ({_FACTORIES[name]}): pass overwrite=True "
+                         "to replace it")
     _FACTORIES[name] = factory
+    for key in [k for k in _CACHE if k[0] == name]:  # games made by the factory it replaces
+        del _CACHE[key]
 
 
 def available_games() -> list[str]:
@@ -352,7 +362,15 @@ def make(name: str, size: int | None = None, variant: str = "") -> Game:
     game = _CACHE.get(key)
     if game is None:
         module, _, attr = _FACTORIES[name].partition(":")
-        built = getattr(importlib.import_module(module), attr)(name, size=size, variant=variant)
+        try:
+            factory = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"game {name!r} is registered as {_FACTORIES[name]!r}, which cannot be loaded: "
+                             f"{exc}") from exc
+        built = factory(name, size=size, variant=variant)
+        if not isinstance(built, Game):
+            raise ValueError(f"the factory of game {name!r} ({_FACTORIES[name]}) returned "
+                             f"{type(built).__name__}, not a Game")
         game = _CACHE.setdefault((name, built.size, built.variant), built)  # one object per game
         _CACHE[key] = game
     return game

@@ -87,7 +87,7 @@ def illegal_reason(state: GameState, action: int) -> str | None:
     """None if ``action`` is legal in ``state``, else ``state.why_illegal(action)`` with cells named (``c4``)."""
     reason = state.why_illegal(action)
     a = as_int(action)
-    if reason is None or a is None:
+    if reason is None or a is None or state.is_terminal:  # over: that is the reason, not the cell
         return reason
     g = state.geometry
     n = g.num_cells

@@ -114,6 +114,8 @@ class Symmetry:
     def map_actions(self, actions: int | np.ndarray) -> int | np.ndarray:
         """The image of an action (an int back) or of an array of actions."""
         a = np.asarray(actions)
+        if a.size == 0 and a.ndim == 1:  # an empty list reads as float
+            a = a.astype(np.int64)
         if a.dtype.kind not in "iu" or (a.size and (a.min() < 0 or a.max() >= len(self.actions))):
             raise ValueError(f"{self.game.label} actions are integers in [0, {len(self.actions)}), got {actions!r}")
         out = self.actions[a]
@@ -122,6 +124,8 @@ class Symmetry:
     def map_cells(self, cells: int | np.ndarray) -> int | np.ndarray:
         """The image of an array cell (an int back) or of an array of cells."""
         c = np.asarray(cells)
+        if c.size == 0 and c.ndim == 1:  # an empty list reads as float
+            c = c.astype(np.int64)
         if c.dtype.kind not in "iu" or (c.size and (c.min() < 0 or c.max() >= len(self.cells))):
             raise ValueError(f"{self.game.label} cells are integers in [0, {len(self.cells)}), got {cells!r}")
         out = self.cells[c]
@@ -163,12 +167,18 @@ class Symmetry:
         return f"Symmetry({self.game.label}: {self.name})"
 
     def __reduce__(self):
-        # The maps are derived from the game: pickle the game and the name.
-        return (_lookup, (self.game, self.name))
+        # The maps are derived from the game: pickle the game, the name and the group element equal to
+        # this map (a composed or inverted one is an element of the group under another name).
+        index = next(i for i, s in enumerate(symmetries(self.game)) if s == self)
+        return (_lookup, (self.game, self.name, index))
 
 
-def _lookup(game: Game, name: str) -> Symmetry:
-    for s in symmetries(game):
+def _lookup(game: Game, name: str, index: int | None = None) -> Symmetry:
+    group = symmetries(game)
+    if index is not None and 0 <= index < len(group):
+        s = group[index]
+        return s if s.name == name else Symmetry(game, name, s.cells, s._plane_source, s.actions)
+    for s in group:  # pickles of earlier versions: the name alone
         if s.name == name:
             return s
     raise ValueError(f"{game.label} has no symmetry named {name!r}")
@@ -285,6 +295,8 @@ def map_batch(
     if which.ndim != 1 or which.dtype.kind not in "iu" or (which.size and not 0 <= which.min() <= which.max() < len(group)):
         raise ValueError(f"which must be a 1-d array of symmetry indices in [0, {len(group)}), got {which!r}")
     given = [x for x in (obs, mask, actions) if x is not None]
+    if any(x.ndim == 0 for x in given):
+        raise ValueError("obs, mask and actions are batches (one entry per index of which), got a scalar")
     if any(len(x) != len(which) for x in given):
         raise ValueError(f"obs, mask and actions must have one entry per index of which ({len(which)}), got "
                          f"{[len(x) for x in given]}")

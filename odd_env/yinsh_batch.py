@@ -129,6 +129,7 @@ class YinshBatch:
 
     def get_states(self) -> np.ndarray:
         """A copy of every game's state vector (int32[B, 137]), e.g. for checkpoints."""
+        self._check_started("get_states")
         return self._states.copy()
 
     def set_states(self, states: np.ndarray) -> BatchStep:
@@ -165,13 +166,16 @@ class YinshBatch:
 
     def game_state(self, index: int) -> YinshState:
         """A copy of game ``index`` (``0..num_games-1``) as a :class:`~odd_env.core.yinsh.YinshState`."""
+        self._check_started("game_state")
         return YinshState._trusted(self._states[self._game_index(index)].copy())
 
     _game_index = OddBatch._game_index
+    _check_started = OddBatch._check_started
 
     def random_actions(self, rng: np.random.Generator) -> np.ndarray:
         """A uniformly random legal action for every game (reproducible under ``rng``, a numpy Generator)."""
         _check_rng(rng)
+        self._check_started("random_actions")
         out = np.empty(self.num_games, dtype=np.int64)
         BK.sample_legal(self._mask, rng.random((self.num_games, 5)), out)
         return out

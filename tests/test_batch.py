@@ -80,6 +80,11 @@ def test_illegal_action_names_the_game_and_changes_nothing():
         OddBatch("xodd", 1, 4)
     with pytest.raises(RuntimeError, match="reset"):
         OddBatch("xodd", 5, 2).step(np.zeros(2, dtype=int))
+    fresh = OddBatch("xodd", 5, 2)  # before a reset the buffers hold no game (once: a 'won' empty board)
+    for call, name in [(fresh.get_states, "get_states"), (lambda: fresh.game_state(0), "game_state"),
+                       (lambda: fresh.random_actions(np.random.default_rng(0)), "random_actions")]:
+        with pytest.raises(RuntimeError, match=f"call reset\\(\\) \\(or set_states\\(\\)\\) before {name}"):
+            call()
 
 
 def test_torch_outputs_share_memory():

@@ -57,6 +57,32 @@ def test_registry_and_interning():
             make(*bad)
 
 
+def test_registering_a_game_checks_the_name_the_factory_and_what_it_builds(monkeypatch, tmp_path):
+    from odd_env import game as game_module
+
+    (tmp_path / "not_a_game.py").write_text("def factory(name, size=None, variant=''):\n    return [name]\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    monkeypatch.setattr(game_module, "_FACTORIES", dict(game_module._FACTORIES))  # for this test only
+    monkeypatch.setattr(game_module, "_CACHE", dict(game_module._CACHE))
+    for args, message in [(("go", 42), "the factory of game 'go' must be 'module:function', got 42"),
+                          (("go", "nocolon"), "must be 'module:function'"),
+                          ((5, "a:b"), "a game name must be an identifier, got 5"),
+                          (("xodd", "odd_env.game:_yinsh_game"), "'xodd' is registered already .* overwrite=True")]:
+        with pytest.raises(ValueError, match=message):
+            game_module.register(*args)
+    assert available_games() == ["xodd", "yinsh", "yodd"]  # nothing registered by a refused call
+    assert make("xodd", 9).name == "xodd"  # the built-in is kept (once replaced, half cached)
+    game_module.register("chess", "odd_env.game:nope")  # checked when the game is first made
+    with pytest.raises(ValueError, match="game 'chess' is registered as 'odd_env.game:nope', which cannot be loaded"):
+        make("chess")
+    game_module.register("chess", "not_a_game:factory", overwrite=True)
+    with pytest.raises(ValueError, match="returned list, not a Game"):
+        make("chess")
+    game_module.register("chess", "odd_env.game:_yinsh_game", overwrite=True)
+    assert make("chess").num_planes == make("yinsh").num_planes
+
+
 @pytest.mark.parametrize("name,size,variant", GAMES)
 def test_positions_and_engines_meet_the_interface(name, size, variant):
     g = make(name, size, variant)

@@ -367,3 +367,16 @@ def test_records_from_actions_or_turns_need_sequences():
                            (lambda: YinshRecord.from_actions(3), "got int")]:
         with pytest.raises(ValueError, match=message):
             build()
+
+
+def test_an_action_after_the_end_is_refused_because_the_game_is_over():
+    from odd_env.game import make
+
+    g, rng = make("xodd", 4), np.random.default_rng(0)
+    state, actions = g.new_state(), []
+    while not state.is_terminal:
+        actions.append(int(rng.choice(state.legal_actions())))
+        state.apply(actions[-1])
+    occupied = next(a for a in range(16) if state.board[a])  # once: "a4 is occupied by a white stone"
+    with pytest.raises(ValueError, match=f"action #{len(actions)} \\({occupied}\\): .*the game is over$"):
+        g.record(actions + [occupied])

@@ -141,7 +141,13 @@ def test_symmetries_pickle_and_refuse_bad_input():
     group = symmetries(make("yodd", 3))
     for s in group:
         assert pickle.loads(pickle.dumps(s)) is s
+    for made in (group[3].then(group[2]), group[5].inverse()):  # once: "yodd 3 has no symmetry named ..."
+        back = pickle.loads(pickle.dumps(made))
+        assert back == made and back.name == made.name and back in group
     s = group[1]
+    assert s.map_actions([]).shape == (0,) and s.map_cells([]).shape == (0,)  # once refused (float dtype)
+    with pytest.raises(ValueError, match="got a scalar"):
+        map_batch(group, np.array([0]), obs=np.int8(0))
     with pytest.raises(ValueError, match=r"planes of yodd 3 have shape \(\.\.\., 12, 5, 5\)"):
         s.map_planes(np.zeros((12, 7, 7), dtype=np.int8))
     with pytest.raises(ValueError, match="mask has 51 entries"):

@@ -86,6 +86,11 @@ def test_illegal_action_names_the_game_and_changes_nothing():
         YinshBatch(2, blitz="no")
     with pytest.raises(RuntimeError, match="reset"):
         YinshBatch(2).step(np.zeros(2, dtype=int))
+    fresh = YinshBatch(2)  # before a reset the buffers hold no game (once: a pool of 0)
+    for call, name in [(fresh.get_states, "get_states"), (lambda: fresh.game_state(0), "game_state"),
+                       (lambda: fresh.random_actions(np.random.default_rng(0)), "random_actions")]:
+        with pytest.raises(RuntimeError, match=f"before {name}\\(\\): there are no games yet"):
+            call()
 
 
 def test_get_and_set_states_round_trip_and_validation():
