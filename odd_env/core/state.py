@@ -203,7 +203,9 @@ class GameState:
         step, first stone, a pending pass); the step and turn counters start at 0.
         Planes that no position gives the player to act (values other than
         0/1, planes that contradict each other or the rules) raise ValueError
-        naming the plane and cell.
+        naming the plane and cell. The planes do not say whether the game is
+        over (there is no player to act then): a finished game's planes give
+        the running position they show, with its pending pass.
         """
         g = check_geometry(geometry)
         n = g.num_cells
