@@ -41,6 +41,7 @@ from .batch import BatchStep, OddBatch, _check_rng
 from .core import batch_kernels as BK
 from .core import yinsh_batch_kernels as YBK
 from .core import yinsh_kernels as K
+from .core.validation import as_int
 from .core.yinsh import NUM_ACTIONS, NUM_PLANES, YinshState, check_state, tables
 
 
@@ -49,7 +50,7 @@ class YinshBatch:
 
     def __init__(self, num_games: int, blitz: bool = False, as_torch: bool = False):
         """``blitz=True`` plays the one-ring variant in every game."""
-        if isinstance(num_games, bool) or not isinstance(num_games, (int, np.integer)) or num_games < 1:
+        if as_int(num_games) is None or num_games < 1:  # the check OddBatch makes (0-d arrays included)
             raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
         if not isinstance(blitz, (bool, np.bool_)):
             raise ValueError(f"blitz must be True or False, got {blitz!r}")
@@ -57,7 +58,7 @@ class YinshBatch:
             raise ValueError(f"as_torch must be True or False, got {as_torch!r}")
         self.game = "yinsh"
         self.blitz = bool(blitz)
-        self.num_games = B = int(num_games)
+        self.num_games = B = as_int(num_games)
         self.num_actions = NUM_ACTIONS
         t = self._tables = tables()
         self._target = 1 if self.blitz else 3

@@ -82,6 +82,7 @@ def test_illegal_action_names_the_game_and_changes_nothing():
     np.testing.assert_array_equal(engine.get_states(), before)
     with pytest.raises(ValueError, match="num_games"):
         YinshBatch(0)
+    assert YinshBatch(np.array(3)).num_games == 3  # a 0-d integer array, as OddBatch takes it
     with pytest.raises(ValueError, match="blitz"):
         YinshBatch(2, blitz="no")
     with pytest.raises(RuntimeError, match="reset"):
