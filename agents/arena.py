@@ -783,6 +783,19 @@ def _read_header(path: Path) -> dict[str, Any]:
     return header
 
 
+def check_journal(path: str | os.PathLike, game: Game, labels: list[str], networks: list[str | None],
+                  games_per_pair: int, seed: int, opening: int = 0) -> int:
+    """The number of games a round robin of these arguments would take from the journal at ``path``
+    with ``resume`` (0 if there is none); :class:`JournalError` if the journal is of another round
+    robin. For tools that check every journal before the first game of any (``networks``: each
+    agent's ``network_sha256``)."""
+    header = _journal_header(game, list(labels), seed, opening, list(networks))
+    if not Path(path).exists():
+        return 0
+    done, _ = read_journal(path, header, _schedule(len(labels), games_per_pair, seed))
+    return len(done)
+
+
 def read_journal(path: str | os.PathLike, header: dict[str, Any],
                  tasks: list[tuple[int, int, int, int]]) -> tuple[dict[int, GameResult], list[dict[str, Any]]]:
     """The games of the journal at ``path``: ``(in_schedule, others)``.

@@ -127,7 +127,7 @@ def journal_name(spec: str) -> str:
 def measure(name: str, opponents: list[str], games: int, seed: int, workers: int, folder: Path,
             journal_dir: Path | None = None, resume: bool = False, overwrite: bool = False) -> None:
     import agents
-    from agents.arena import JournalError, _journal_header, _schedule, read_journal, round_robin
+    from agents.arena import JournalError, check_journal, round_robin
     from agents.base import check_board
     from agents.pretrained import get_pretrained
     from odd_env._files import check_can_make_dir
@@ -164,9 +164,8 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
             raise ValueError(f"{path} holds games already: --resume continues them (same --seed), --overwrite "
                              "plays them again, or give another --journal-dir")
         if resume:
-            header = _journal_header(game, [label, spec], seed, 0, [player.network_sha256, opponent.network_sha256])
             try:
-                read_journal(path, header, _schedule(2, games, seed))
+                check_journal(path, game, [label, spec], [player.network_sha256, opponent.network_sha256], games, seed)
             except JournalError as exc:
                 raise ValueError(f"{str(exc).removesuffix(', or use another --out')} "
                                  "(or give another --journal-dir)") from None

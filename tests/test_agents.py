@@ -707,6 +707,16 @@ def test_a_journal_of_another_round_robin_is_refused_and_kept(tmp_path):
     with pytest.raises(JournalError, match=r"agents \['random', 'greedy'\]"):
         round_robin(["random", "mcts"], "xodd", 4, games_per_pair=4, seed=3, progress=False, journal=journal,
                     resume=True)
+    # The same check without playing: how many games a resume would take, or the same refusal.
+    from agents.arena import check_journal
+
+    x4 = make_game("xodd", 4)
+    assert check_journal(journal, x4, ["random", "greedy"], [None, None], 4, 3) == 4
+    assert check_journal(journal, x4, ["random", "greedy"], [None, None], 2, 3) == 2  # a shorter schedule
+    assert check_journal(tmp_path / "none.jsonl", x4, ["random", "greedy"], [None, None], 4, 3) == 0
+    with pytest.raises(JournalError, match=re.escape("seed 3 (now 4)")):
+        check_journal(journal, x4, ["random", "greedy"], [None, None], 4, 4)
+    assert journal.read_text() == text
     lines = text.splitlines()
     journal.write_text("\n".join([lines[0], lines[1], "{not json", lines[2]]) + "\n")
     with pytest.raises(JournalError, match="line 3 is not a game of this journal"):
