@@ -193,8 +193,10 @@ class Agent:
     def __call__(self, observation: Any, action_mask: np.ndarray | None = None) -> int:
         """Act on an environment observation: the planes (or the observation dict) and the mask.
 
-        The mask, when given, must agree with the rebuilt state; an action
-        outside it raises ``RuntimeError`` (it would mean a bug, not a choice).
+        The mask, when given, must be the legal actions of the position the
+        planes show (ValueError naming the actions where it differs, before
+        the agent thinks); an action outside it raises ``RuntimeError`` (it
+        would mean a bug, not a choice).
         """
         if isinstance(observation, Mapping):
             if "observation" not in observation:
@@ -214,6 +216,13 @@ class Agent:
                 raise ValueError("the action mask allows no action: the game is over (or the mask is not "
                                  "this player's)")
         state = game.from_observation(planes)
+        if action_mask is not None:
+            legal = state.legal_action_mask().astype(bool)
+            differ = np.flatnonzero(action_mask.astype(bool) != legal)
+            if len(differ):
+                shown = ", ".join(f"{int(a)} ({'legal' if legal[a] else 'illegal'})" for a in differ[:5])
+                raise ValueError(f"the action mask is not that of the position the planes show: it differs at "
+                                 f"{len(differ)} action(s), {shown}{', ...' if len(differ) > 5 else ''}")
         action = int(self.act(state))
         if action_mask is not None and not action_mask[action]:
             raise RuntimeError(f"{self.label} chose action {action}, which the action mask forbids")

@@ -311,6 +311,9 @@ class MCTSAgent(Agent):
                 raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
             player.set_symmetries(symmetries, "mcts option symmetries")
             policy_value_fn = player.policy_value
+        if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) or symmetries < 1:
+            raise ValueError(f"mcts option symmetries must be an integer from 1 (the position as it is) to the "
+                             f"board's symmetry count (8 on Xodd, 12 on Yodd and YINSH), got {symmetries!r}")
         if symmetries != 1 and player is None:
             raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "
                              "symmetries: it needs network=")
@@ -444,13 +447,19 @@ class MCTSAgent(Agent):
             raise ValueError(f"mcts: the network {self.network!r} plays {self.game.label}, "
                              f"not {state.game.label}")
         self._resolve(state)
-        if self._prior == "greedy" or self._rollout == "greedy":
+        if getattr(state, "game_name", None) in ODD_GAMES:  # a rule of Xodd and Yodd, whatever guides the search
             shortcut = self._winning_pass(state)
             if shortcut is not None:
                 return shortcut
         root = self._find_root(state)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
-        self.last_simulations = self._search(root, deadline) if len(root.actions) > 1 else 0
+        try:
+            self.last_simulations = self._search(root, deadline) if len(root.actions) > 1 else 0
+        except BaseException:
+            # A search stopped midway (a bad policy_value_fn, Ctrl-C) leaves leaves waiting for their
+            # evaluation in the tree: it is dropped, or every later search would stop at them.
+            self._root = None
+            raise
         i = self._best_edge(root)
         action = int(root.actions[i])
         self._root = root  # kept for root_visits(); searched from again only with reuse_tree

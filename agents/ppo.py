@@ -1025,6 +1025,9 @@ class PPOAgent(Agent):
 
             if path in pretrained_names():  # a shipped network's name, as every checkpoint option takes
                 pretrained, path = path, None
+            else:
+                raise FileNotFoundError(f"no checkpoint at {path}, and no shipped network is named so "
+                                        f"({', '.join(pretrained_names()) or 'none shipped'})")
         self.pretrained = pretrained
         """The shipped network's name when loaded with ``pretrained=`` (or ``path=`` a name), else None."""
         if pretrained is not None:

@@ -205,7 +205,11 @@ def load_pretrained(name: str, device: str = "cpu", search: bool = False):
     and must match its index entry. Imports torch.
     """
     from . import checkpoint as ckpt_io
+    from .network import check_device
 
+    check_device(device, "device")
+    if not isinstance(search, bool):
+        raise ValueError(f"search must be True or False, got {search!r}")
     entry = get_pretrained(name)
     path = entry.search_path if search and entry.search_path is not None else entry.path
     check_loaded(entry, ckpt_io.read_metadata(path), search=search)

@@ -78,6 +78,18 @@ def test_agents_act_on_observations_with_inferred_geometry():
                 a = agent(planes, mask)
                 assert mask[a]
                 assert mask[agent({"observation": planes, "action_mask": mask})]
+    # A mask of another position is refused before the agent thinks (once: a RuntimeError after its search).
+    s = random_positions(square(5), 1, seed=8)[0]
+    agent = agents.load("mcts:simulations=10", seed=0)
+    before = json.dumps(agent.get_state())
+    wrong = np.zeros(s.geometry.num_actions, dtype=np.int8)
+    occupied = int(np.flatnonzero(s.board)[0])
+    wrong[occupied] = 1
+    with pytest.raises(ValueError, match=f"differs at .* action\\(s\\), {occupied} \\(illegal\\)"):
+        agent(s.observation(), wrong)
+    with pytest.raises(ValueError, match="not that of the position the planes show"):
+        agent(s.observation(), np.ones(s.geometry.num_actions, dtype=np.int8))
+    assert json.dumps(agent.get_state()) == before
 
 
 def test_agents_play_whole_games_in_the_pettingzoo_env():
@@ -315,6 +327,34 @@ def test_mcts_finds_the_winning_pass():
     s.apply(2 * s.geometry.num_cells)
     agent = MCTSAgent(simulations=60, seed=0)
     assert agent.act(s) == 2 * s.geometry.num_cells
+    # Played without searching whatever guides the search (once: only with greedy parts, and random-rollout
+    # UCT could spend its simulations elsewhere).
+    uniform = lambda state: (np.ones(state.geometry.num_actions), 0.0)  # noqa: E731
+    for other in (MCTSAgent(simulations=20, seed=0, rollout="random", prior="none"),
+                  MCTSAgent(simulations=20, seed=0, policy_value_fn=uniform)):
+        assert other.act(s) == 2 * s.geometry.num_cells and other.last_simulations == 0
+
+
+def test_a_search_that_failed_midway_leaves_no_broken_tree():
+    calls = {"n": 0, "fail_at": None}
+
+    def flaky(state):
+        calls["n"] += 1
+        if calls["n"] == calls["fail_at"]:
+            return np.ones(state.geometry.num_actions), 2.0  # a value outside [-1, 1]: refused
+        prior = np.full(state.geometry.num_actions, 1e-3)
+        prior[state.legal_actions()[0]] = 1.0  # every walk goes down the same path, to the failed leaf
+        return prior, 0.0
+
+    s = GameState(square(5))
+    # time_budget bounds the test: the broken tree made every later search stop at once (it once hung).
+    agent = MCTSAgent(simulations=20, policy_value_fn=flaky, seed=0, time_budget=5.0)
+    s.apply(agent.act(s))
+    calls["fail_at"] = calls["n"] + 1  # the first leaf of the next search
+    with pytest.raises(ValueError, match="value must be a number in"):
+        agent.act(s)
+    a = agent.act(s)
+    assert agent.last_simulations == 20 and s.legal_action_mask()[a]
 
 
 def test_mcts_with_a_policy_value_function_is_puct():
@@ -402,10 +442,24 @@ def test_load_by_name_and_spec():
     ("greedy:seed=1.5", "greedy option seed must be an integer >= 0, got 1.5"),
     ("mcts:seed=true", "mcts option seed must be an integer >= 0, got True"),
     ("random:geometry=7", "random option geometry must be a Geometry"),
+    # once: "symmetries=0 ... needs network=" for a value no network takes either
+    ("mcts:symmetries=0", "(8 on Xodd, 12 on Yodd and YINSH), got 0"),
+    ("mcts:symmetries=true", "mcts option symmetries must be an integer from 1 (the position as it is)"),
 ])
 def test_options_that_would_crash_in_play_are_refused_at_load(spec, message):
     with pytest.raises(ValueError, match=re.escape(message)):
         agents.load(spec)
+
+
+def test_a_checkpoint_path_that_is_neither_a_file_nor_a_name_lists_the_names():
+    with pytest.raises(FileNotFoundError, match=r"no checkpoint at nope, and no shipped network is named so \(xodd7, "):
+        agents.load("ppo:path=nope")
+    from agents.pretrained import load_pretrained
+
+    for kwargs, message in [({"device": "tpu"}, "device must be cpu or cuda"),  # once torch's RuntimeError
+                            ({"search": "no"}, "search must be True or False, got 'no'")]:  # once taken as true
+        with pytest.raises(ValueError, match=re.escape(message)):
+            load_pretrained("xodd7", **kwargs)
 
 
 def test_options_at_the_edge_of_their_ranges_play():
