@@ -11,8 +11,10 @@ Two ways to call it:
   arena and search code use this; the state is never modified);
 * ``agent(observation, action_mask)`` with the planes of the PettingZoo /
   Gymnasium observation (what an environment's ``opponent=`` does). The
-  position is rebuilt with the game's ``from_observation``; the game is given
-  to the constructor (``game=``) or inferred from the planes (:func:`infer_game`).
+  position is rebuilt with the game's ``from_observation``; the game is the
+  agent's own (a network's), given to :class:`Agent`'s constructor
+  (``game=``: ``random`` and agents of your own take it), or inferred from
+  the planes (:func:`infer_game`).
 """
 
 from __future__ import annotations
