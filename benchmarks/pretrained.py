@@ -169,7 +169,6 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
             except JournalError as exc:
                 raise ValueError(f"{str(exc).removesuffix(', or use another --out')} "
                                  "(or give another --journal-dir)") from None
-    rows_new: list[dict] = []
     for spec in opponents:
         t0 = time.perf_counter()
         res = round_robin([player, spec], net.game, net.board_size or None, games_per_pair=games, seed=seed,
@@ -178,16 +177,15 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
         # (without resume, round_robin starts the journal afresh: --overwrite, or a journal not there before)
         rate, lo, hi, n = res.win_rate(0, 1)
         # Unrounded: the tables round once, to 3 places (rounding 0.99049 to 0.9905 here printed 0.991).
-        rows_new.append({"opponent": spec, "games": int(n), "win_rate": float(rate),
-                     "ci_low": float(lo), "ci_high": float(hi), "seed": seed,
-                     "ms_per_move": round(float(res.ms_per_move[0]), 2)})
+        row = {"opponent": spec, "games": int(n), "win_rate": float(rate), "ci_low": float(lo),
+               "ci_high": float(hi), "seed": seed, "ms_per_move": round(float(res.ms_per_move[0]), 2)}
         kept = f", {res.resumed} of them from the journal" if res.resumed else ""
         print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s"
               f"{kept})", flush=True)
         # Read again (another measure may have written meanwhile); only this opponent's row is replaced, so
         # a measurement stopped after it leaves the others' rows as they were.
         index = read_index(folder)
-        rows = [r for r in index[name].get("strength", []) if r["opponent"] != spec] + [rows_new[-1]]
+        rows = [r for r in index[name].get("strength", []) if r["opponent"] != spec] + [row]
         index[name]["strength"] = sorted(rows, key=opponent_order)
         write_index(folder, index)
 
