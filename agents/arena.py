@@ -737,7 +737,7 @@ class JournalError(ValueError):
 
 
 def _parse_header(path: Path, line: str,
-                  hint: str = "give another --out, or delete it to start again") -> dict[str, Any]:
+                  hint: str = "write the journal elsewhere, or delete it to start again") -> dict[str, Any]:
     try:
         found = json.loads(line)
     except json.JSONDecodeError:
@@ -830,7 +830,7 @@ def read_journal(path: str | os.PathLike, header: dict[str, Any],
         diff = [f"the network file of {', '.join(changed)} is not the one its games were played with"]
     if diff:
         raise JournalError(f"the journal {path} belongs to another round robin: {'; '.join(diff)}; "
-                           "resume with the same arguments, or use another --out")
+                           "resume with the same arguments, or write the journal elsewhere")
     labels = header["agents"]
     game = make_game(header["game"], header["size"] or None, header.get("variant", ""))
     where = {(labels[b], labels[w], game_seed): idx for idx, (b, w, game_seed, _) in enumerate(tasks)}
@@ -1001,7 +1001,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              workers=args.workers, progress=not args.no_progress, labels=args.agents,
                              opening=args.opening, journal=out / "journal.jsonl", resume=args.resume)
     except JournalError as exc:
-        parser.error(str(exc))
+        parser.error(f"{exc} (the journal is --out/journal.jsonl: choose another --out)")
     print(result.table())
     in_opening = sum(1 for r in result.games if sum(r.moves) == 0)
     if in_opening:

@@ -167,8 +167,7 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
             try:
                 check_journal(path, game, [label, spec], [player.network_sha256, opponent.network_sha256], games, seed)
             except JournalError as exc:
-                raise ValueError(f"{str(exc).removesuffix(', or use another --out')} "
-                                 "(or give another --journal-dir)") from None
+                raise ValueError(f"{exc} (journals are in --journal-dir: give another)") from None
     for spec in opponents:
         t0 = time.perf_counter()
         res = round_robin([player, spec], net.game, net.board_size or None, games_per_pair=games, seed=seed,
