@@ -1186,10 +1186,10 @@ RUN_FILES = ("last.pt", "last.pt.tmp", "args.json", "metrics.csv", "metrics.csv.
 """What a run writes in its directory (and ``--overwrite`` deletes)."""
 
 
-def prepare_run(args: Args) -> Trainer:
-    """Check ``args`` and the run directory; return the trainer, restored from the
-    run's checkpoint with ``resume``. Raises ValueError / FileNotFoundError saying
-    what is wrong before anything is written."""
+def check_run(args: Args) -> None:
+    """The checks of :func:`prepare_run` that need no trainer: ``args`` and the run directory
+    (ValueError / FileNotFoundError saying what is wrong; nothing is written). Tools that start
+    several runs check them all with it first."""
     validate_args(args)
     run_dir = check_can_make_dir(args.run_dir, "--run-dir")
     last = run_dir / "last.pt"
@@ -1204,6 +1204,15 @@ def prepare_run(args: Args) -> Trainer:
         raise ValueError(f"{run_dir} already holds a run: add --resume to continue it, or --overwrite to start "
                          f"a new one there (deletes its last.pt, args.json, metrics.csv, at-*min.pt and tb/), "
                          f"or choose another --run-dir")
+
+
+def prepare_run(args: Args) -> Trainer:
+    """Check ``args`` and the run directory (:func:`check_run`); return the trainer, restored
+    from the run's checkpoint with ``resume``. Raises ValueError / FileNotFoundError saying
+    what is wrong before anything is written."""
+    check_run(args)
+    run_dir = Path(args.run_dir)
+    last = run_dir / "last.pt"
     trainer = Trainer(args)
     if args.resume:
         G = game_of(args)

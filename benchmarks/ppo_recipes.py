@@ -75,19 +75,15 @@ def train_command(name: str, out: Path, device: str, seed: int, minutes: float |
             "--run-dir", str(out / name), "--no-progress", *r["train"], *extra]
 
 
-def check_command(cmd: list[str], run_dir: Path) -> str | None:
+def check_command(cmd: list[str]) -> str | None:
     """What agents.ppo would refuse in a recipe's command (its arguments, the device, a run
     directory that holds a run), or None: checked here, before any recipe trains."""
-    from agents.ppo import parse_args, validate_args
+    from agents.ppo import check_run, parse_args
 
-    args = parse_args(cmd[3:])
     try:
-        validate_args(args)
-    except ValueError as exc:
+        check_run(parse_args(cmd[3:]))
+    except (ValueError, OSError) as exc:
         return str(exc)
-    if not args.overwrite and ((run_dir / "last.pt").exists() or (run_dir / "args.json").exists()):
-        return (f"{run_dir} already holds a run: add --overwrite to train it again there, or choose another --out "
-                "(--skip-training evaluates it as it is)")
     return None
 
 
@@ -184,9 +180,10 @@ def main() -> None:
         extra = ["--scripted-opponents", "greedy", "--scripted-prob", "0.3"] if args.league and not own else []
         extra += ["--overwrite"] if args.overwrite else []
         commands[name] = train_command(name, out, args.device, args.seed, args.minutes, extra, args.threads)
-        problem = check_command(commands[name], out / name)
+        problem = check_command(commands[name])
         if problem:
-            parser.error(f"recipe {name}: {problem}")
+            parser.error(f"recipe {name}: {problem} (this script: --overwrite, or another --out; "
+                         "--skip-training evaluates a trained recipe as it is)")
     out.mkdir(parents=True, exist_ok=True)
     if not args.skip_training:
         pending = list(names)

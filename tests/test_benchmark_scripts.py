@@ -39,7 +39,7 @@ def test_ppo_recipes_checks_every_recipe_before_training(tmp_path, monkeypatch, 
     (out / "xodd7").mkdir(parents=True)
     (out / "xodd7" / "args.json").write_text("{}")  # a run of the xodd7 recipe is there
     for argv, message in [
-        (["--out", str(out)], "recipe xodd7: .*xodd7 already holds a run: add --overwrite"),
+        (["--out", str(out)], r"recipe xodd7: .*xodd7 already holds a run: .*\(this script: --overwrite, or another --out"),
         (["--out", str(tmp_path / "new"), "--device", "tpu"], "recipe xodd7: --device must be cpu or cuda"),
         (["--out", str(tmp_path / "new"), "--skip-training"], "--skip-training: .*xodd7 holds no trained recipe"),
         (["--out", str(tmp_path / "new"), "--eval-games", "3"], "--eval-games must be even"),
