@@ -293,8 +293,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
             save = check_path(args.save, "--save")
             if save.exists() and not save.is_file():
                 raise ValueError(f"--save {args.save} exists and is not a regular file")
-            same = args.load is not None and Path(args.load).exists() and save.exists() \
-                and save.resolve() == Path(args.load).resolve()
+            same = args.load is not None and save.resolve() == Path(args.load).resolve()
             if save.exists() and not (same or args.overwrite):
                 raise ValueError(f"--save {args.save} exists: add --overwrite to replace it, or give another file "
                                  "(the --load file itself is saved over)")

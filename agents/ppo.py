@@ -224,6 +224,13 @@ def _field_kind(f: Any) -> type:
     return {"int": int, "float": float, "str": str, "bool": bool}[f.type if isinstance(f.type, str) else f.type.__name__]
 
 
+def _fits_kind(value: Any, kind: type) -> bool:
+    """Whether ``value`` can be an argument of ``kind`` (a bool is no number; an int is a float)."""
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+
+
 def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     """An argparse parser generated from :class:`Args` and its field docstrings.
 
@@ -332,10 +339,7 @@ def validate_args(args: Args) -> None:
     """
     for f in fields(Args):
         value, kind = getattr(args, f.name), _field_kind(f)
-        ok = isinstance(value, kind) and not (kind is int and isinstance(value, bool))
-        if kind is float:
-            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-        if not ok:
+        if not _fits_kind(value, kind):
             hint = f" (a NumPy scalar: pass {kind.__name__}(value))" if isinstance(value, np.generic) else ""
             raise ValueError(f"{_flag(f.name)} must be {kind.__name__}, got {value!r}{hint}")
     for name, (low, high, low_open) in _RANGES.items():

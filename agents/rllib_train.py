@@ -168,22 +168,14 @@ def saved_run_args(run_dir: str | Path) -> dict[str, Any]:
             raise ValueError("not a JSON object")
     except (OSError, ValueError) as err:
         raise ValueError(f"--resume: {path} is missing or corrupt ({err})") from None
-    defaults = asdict(Args())
-    for key, value in saved.items():  # a hand-edited file: a wrong type is named here, not met as a TypeError later
-        if key not in defaults:
-            continue
-        default = defaults[key]
-        if isinstance(default, bool):
-            fits = isinstance(value, bool)
-        elif isinstance(default, float):
-            fits = isinstance(value, (int, float)) and not isinstance(value, bool)
-        elif isinstance(default, int):
-            fits = isinstance(value, int) and not isinstance(value, bool)
-        else:
-            fits = isinstance(value, str)
-        if not fits:
-            raise ValueError(f"--resume: {path} is corrupt: {key} must be {type(default).__name__}, got {value!r}")
-    return {**defaults, **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
+    from .ppo import _field_kind, _fits_kind
+
+    for f in fields(Args):  # a hand-edited file: a wrong type is named here, not met as a TypeError later
+        kind = _field_kind(f)
+        if f.name in saved and not _fits_kind(saved[f.name], kind):
+            raise ValueError(f"--resume: {path} is corrupt: {f.name} must be {kind.__name__}, "
+                             f"got {saved[f.name]!r}")
+    return {**asdict(Args()), **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
 
 
 def parse_args(argv: list[str] | None = None) -> Args:
