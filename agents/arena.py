@@ -12,7 +12,7 @@ at the first agent when random is absent), with a 95% interval from the
 curvature of the likelihood. Results go to ``--out`` (default
 ``runs/arena/<game><size>``): ``results.json`` (everything), ``ratings.csv``,
 ``pairs.csv``, ``games.csv`` and, per game, a record in the text format of
-:mod:`odd_env.records` under ``records/``. Each game is also appended to
+:mod:`odd_env.games.odd.records` under ``records/``. Each game is also appended to
 ``journal.jsonl`` as it ends: ``--resume`` with the same arguments continues a
 round robin that was stopped, playing only the games its journal lacks
 (with a larger ``--games``, it extends one that ended), and ``--report DIR``
@@ -59,7 +59,7 @@ import numpy as np
 from odd_env._files import check_can_make_dir, write_atomic
 from odd_env.game import Game, available_games, make as make_game
 
-from . import load
+from .registry import load
 from .base import Agent, check_board, check_bool, check_float, check_int
 
 ELO_SCALE = 400.0 / math.log(10.0)

@@ -25,51 +25,19 @@ from typing import Any, Mapping
 
 import numpy as np
 
-from odd_env.core.geometry import Geometry, hexhex, square
-from odd_env.core.state import NUM_PLANES as ODD_PLANES
-from odd_env.game import Game, Position, available_games, make as make_game
+from odd_env.game import Game, Position, infer_game, make as make_game
 
 
-def infer_geometry(planes: np.ndarray) -> Geometry:
-    """The board seen in observation planes ``(C, H, W)``.
-
-    Xodd when plane 3 (on-board cells) is all ones, else Yodd of base
-    ``(H + 1) // 2``.
-    """
+def infer_geometry(planes: np.ndarray) -> Any:
+    """The board (:class:`odd_env.common.geometry.Geometry`) of Xodd or Yodd observation planes
+    ``(C, H, W)``: Xodd when plane 3 (on-board cells) is all ones, else Yodd of base ``(H + 1) // 2``."""
     planes = np.asarray(planes)
     if planes.ndim != 3 or planes.shape[0] < 4 or planes.shape[1] != planes.shape[2]:
         raise ValueError(f"expected planes of shape (C, H, H) with C >= 4, got {planes.shape}")
-    h = planes.shape[1]
-    if np.all(planes[3]):
-        return square(h)
-    return hexhex((h + 1) // 2)
-
-
-def infer_game(planes: np.ndarray) -> Game:
-    """The game whose observation planes ``(C, H, W)`` these are.
-
-    Xodd and Yodd have 12 planes (Xodd when the on-board plane 3 is all ones,
-    else Yodd of base ``(H + 1) // 2``); any other game is recognised by its
-    observation shape (YINSH: its planes on the 11 x 11 array).
-    """
-    planes = np.asarray(planes)
-    if planes.ndim != 3:
-        raise ValueError(f"expected observation planes of shape (C, H, W), got {planes.shape}")
-    if planes.shape[0] == ODD_PLANES:
-        g = infer_geometry(planes)
-        return make_game(g.game, g.size)
-    for name in available_games():
-        if name in ("xodd", "yodd"):
-            continue
-        try:
-            game = make_game(name)
-        except ValueError:
-            continue
-        if game.observation_shape == planes.shape:
-            if name == "yinsh" and planes[22].any():  # YINSH's plane 22: the blitz variant
-                return make_game("yinsh", variant="blitz")
-            return game
-    raise ValueError(f"no game has observations of shape {planes.shape}; pass game= to the agent")
+    game = infer_game(planes)
+    if "geometry" not in game.extra or game.name not in ("xodd", "yodd"):
+        raise ValueError(f"planes of shape {planes.shape} are not Xodd or Yodd planes")
+    return game.extra["geometry"]
 
 
 def new_rng_state(rng: np.random.Generator) -> np.ndarray:
@@ -142,10 +110,11 @@ class Agent:
     name: str = "agent"
     """Registry name (``agents.load(name)``); instances may refine it with :attr:`label`."""
 
-    def __init__(self, seed: int | None = None, geometry: Geometry | None = None,
+    def __init__(self, seed: int | None = None, geometry: Any = None,
                  game: Game | str | None = None):
-        if geometry is not None and not isinstance(geometry, Geometry):
-            raise ValueError(f"{self.name} option geometry must be a Geometry (odd_env.core.square / hexhex) "
+        if geometry is not None and not (isinstance(getattr(geometry, "game", None), str)
+                                         and hasattr(geometry, "size") and hasattr(geometry, "neighbours")):
+            raise ValueError(f"{self.name} option geometry must be a Geometry (odd_env.square / hexhex) "
                              f"or None, got {type(geometry).__name__}")
         if game is not None and not isinstance(game, (Game, str)):
             raise ValueError(f"{self.name} option game must be an odd_env.game.Game, a game name or None, "

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import io
 import json
 import os
@@ -419,6 +420,12 @@ def export(src: str | os.PathLike, dst: str | os.PathLike) -> Path:
 
 
 # ----------------------------------------------------------------- conversion
+UPGRADES = {1: "agents.ppo:upgrade_format1"}
+"""Format -> ``"module:function"`` that rewrites a checkpoint of that format (unpickled) as
+``(metadata, data)`` of the current one; named by string, as the lazy agents are, because the
+trainer that wrote the format owns its upgrade."""
+
+
 def convert(old: str | os.PathLike, new: str | os.PathLike, trust: bool = False) -> Path:
     """Rewrite a format-1 checkpoint (made before this module) in the current format.
 
@@ -442,9 +449,8 @@ def convert(old: str | os.PathLike, new: str | os.PathLike, trust: bool = False)
         raise CheckpointError(f"{old} is not a format-1 odd_env PPO checkpoint (kind {ckpt.get('kind')!r}, "
                               f"format {ckpt.get('format')!r})" if isinstance(ckpt, dict) else
                               f"{old} is not a format-1 odd_env PPO checkpoint")
-    from .ppo import upgrade_format1
-
-    metadata, data = upgrade_format1(ckpt)
+    module, _, attr = UPGRADES[1].partition(":")
+    metadata, data = getattr(importlib.import_module(module), attr)(ckpt)
     save(new, metadata, data)
     load(new)
     return new

@@ -14,7 +14,7 @@ One simulation walks down the tree, choosing at each node the edge of highest
   random order;
 
 expands the first new position and evaluates it: by a rollout to the end of
-the game (compiled, on the flat state of :mod:`odd_env.core.kernels`), or by
+the game (compiled, on the flat state of :mod:`odd_env.games.odd.kernels`), or by
 a value function. Rollout policies:
 
 * ``"auto"`` (default): ``"greedy"`` on Xodd and Yodd, ``"random"`` on YINSH;
@@ -69,16 +69,10 @@ import time
 from typing import Any, Callable
 
 import numpy as np
-from numba import njit
 
-from odd_env.core import kernels as K
-from odd_env.core.geometry import Geometry
-from odd_env.core.state import GameState
-from odd_env.game import Position
+from odd_env.game import Game, Position
 
-from ._xorshift import randbelow, uniform
 from .base import Agent, check_bool, check_float, check_int, check_position, new_rng_state
-from .greedy import WIN, action_scores, best_second, best_turn
 
 ROLLOUTS = ("auto", "random", "greedy")
 PRIORS = ("auto", None, "greedy")
@@ -99,43 +93,12 @@ GROUP_SCALE = 2.0
 GROUP_WEIGHT = 0.5
 """``group_weight`` of network-guided searches on Xodd and Yodd unless given (measured: see the README)."""
 
-ODD_GAMES = ("xodd", "yodd")
-"""Games with the compiled greedy player: greedy rollouts and priors exist only there."""
 
 
-@njit(cache=True)
-def rollout(s, n, nbr, greedy, epsilon, rng):
-    """Play state ``s`` to the end in place; return the winner (0 black, 1 white).
-
-    ``greedy`` False: uniform random steps. True: greedy turns
-    (:func:`agents.greedy.best_turn`), each step replaced by a uniformly random
-    one with probability ``epsilon``. (Numba caches this function by this
-    file's date: an edit of the greedy kernel alone leaves a cached copy built
-    on the earlier kernel, so this file changes with it.)
-    """
-    m = 2 * n
-    mask = np.empty(2 * n + 1, dtype=np.int8)
-    keep = np.empty((2, n), dtype=np.int8)
-    no_scores = np.empty((2, 0), dtype=np.int64)
-    while s[m + K.M_DONE] == 0:
-        if not greedy or uniform(rng) < epsilon:
-            count = K.legal_mask_into(s, n, nbr, mask, keep)
-            r = randbelow(rng, count)
-            for a in range(2 * n + 1):
-                if mask[a]:
-                    if r == 0:
-                        K.apply_action(s, n, nbr, a)
-                        break
-                    r -= 1
-        elif s[m + K.M_STEP] == 0:
-            first, second, _, _ = best_turn(s, n, nbr, rng, True, no_scores)
-            K.apply_action(s, n, nbr, first)
-            if second >= 0 and s[m + K.M_DONE] == 0:
-                K.apply_action(s, n, nbr, second)
-        else:
-            a, _, _ = best_second(s, n, nbr, rng, True, no_scores)
-            K.apply_action(s, n, nbr, a)
-    return s[m + K.M_WINNER]
+def _greedy(game: Game | None) -> bool:
+    """Whether ``game``'s heuristics have a greedy policy (Xodd and Yodd): greedy rollouts and
+    priors, and the group balance, exist only there."""
+    return game is not None and game.heuristics is not None and game.heuristics.greedy
 
 
 def _checked_policy_value(result: Any, state: Position) -> tuple[np.ndarray, float]:
@@ -252,7 +215,7 @@ class MCTSAgent(Agent):
         policy_value_fn: PolicyValueFn | None = None,
         reuse_tree: bool = True,
         seed: int | None = None,
-        geometry: Geometry | None = None,
+        geometry: Any = None,
         network: str | os.PathLike | None = None,
         batch: int = 1,
         fpu_reduction: float = 0.0,
@@ -317,7 +280,7 @@ class MCTSAgent(Agent):
         if symmetries != 1 and player is None:
             raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "
                              "symmetries: it needs network=")
-        if group_weight and player is not None and player.game.name not in ODD_GAMES:
+        if group_weight and player is not None and not _greedy(player.game):
             raise _no_group_balance(player.game.name)
         if group_weight and policy_value_fn is None:
             raise ValueError(f"mcts option group_weight={group_weight} blends a value function's values with the "
@@ -414,7 +377,7 @@ class MCTSAgent(Agent):
 
     def cannot_play(self, game: Any) -> str | None:
         """Greedy rollouts and priors, and the group balance, exist for Xodd and Yodd only."""
-        if game.name in ODD_GAMES:
+        if _greedy(game):
             return None
         if "greedy" in (self.rollout, self.prior):
             return ("greedy rollouts and priors exist only for Xodd and Yodd: use rollout=random, prior=none "
@@ -426,7 +389,7 @@ class MCTSAgent(Agent):
     # ------------------------------------------------------------ search
     def _resolve(self, state: Position) -> None:
         """Fix "auto" choices for the game of ``state``; refuse greedy parts outside Xodd/Yodd."""
-        odd = getattr(state, "game_name", None) in ODD_GAMES
+        odd = _greedy(state.game)
         self._rollout = ("greedy" if odd else "random") if self.rollout == "auto" else self.rollout
         self._prior = ("greedy" if odd else None) if self.prior == "auto" else self.prior
         if not odd and self.group_weight:
@@ -447,10 +410,12 @@ class MCTSAgent(Agent):
             raise ValueError(f"mcts: the network {self.network!r} plays {self.game.label}, "
                              f"not {state.game.label}")
         self._resolve(state)
-        if getattr(state, "game_name", None) in ODD_GAMES:  # a rule of Xodd and Yodd, whatever guides the search
-            shortcut = self._winning_pass(state)
-            if shortcut is not None:
-                return shortcut
+        heuristics = state.game.heuristics
+        shortcut = None if heuristics is None else heuristics.decided_action(state)
+        if shortcut is not None:  # e.g. Xodd/Yodd's winning pass, whatever guides the search
+            self._root = None
+            self.last_simulations = 0
+            return shortcut
         root = self._find_root(state)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         try:
@@ -464,17 +429,6 @@ class MCTSAgent(Agent):
         action = int(root.actions[i])
         self._root = root  # kept for root_visits(); searched from again only with reuse_tree
         return action
-
-    def _winning_pass(self, state: GameState) -> int | None:
-        """Xodd/Yodd: a pass that ends the game with a win is played without searching."""
-        n = state.geometry.num_cells
-        if state.consecutive_passes >= 1 and state.turn_step == 1:
-            b, w = state.group_counts
-            if (b < w) == (state.to_move == 0):  # passing ends the game and wins: no search needed
-                self._root = None
-                self.last_simulations = 0
-                return 2 * n
-        return None
 
     def root_visits(self) -> dict[int, int]:
         """Visit counts of the root's actions after the last search (for inspection)."""
@@ -545,27 +499,21 @@ class MCTSAgent(Agent):
 
     def _greedy_prior(self, node: Node) -> np.ndarray:
         """Softmax over the greedy score of the best turn through each action."""
-        scores = action_scores(node.state)[:, node.actions].astype(np.float64)
-        groups = np.clip(scores[0], -2 * WIN, 2 * WIN)
-        # Liberties only order turns of equal group score: scale them below one group.
-        libs = scores[1]
-        spread = max(1.0, float(libs.max() - libs.min()))
-        s = groups + 0.5 * (libs - libs.min()) / spread
+        s = node.state.game.heuristics.prior_scores(node.state, node.actions)
         w = np.exp((s - s.max()) / self.prior_temp)
         return w / w.sum()
 
     def _evaluate(self, node: Node) -> float:
         """Value for player 0 (1 win, 0.5 draw, 0 loss) of a rollout from ``node``."""
         state = node.state
-        if getattr(state, "game_name", None) in ODD_GAMES:  # compiled rollouts on the flat state
-            g = state.geometry
-            winner = rollout(state.data.copy(), g.num_cells, g.neighbours, self._rollout == "greedy",
-                             self.epsilon, self._rng_state)
-            return 1.0 if winner == 0 else 0.0
+        heuristics = state.game.heuristics
+        if heuristics is not None:  # compiled rollouts
+            winner = heuristics.rollout(state, self._rng_state, self._rollout == "greedy", self.epsilon)
+            return 1.0 if winner == 0 else (0.5 if winner < 0 else 0.0)
         state = state.copy()
         while not state.is_terminal:
             legal = state.legal_actions()
-            state.apply(int(legal[randbelow(self._rng_state, len(legal))]))
+            state.apply(int(legal[self.rng.integers(len(legal))]))
         return _value_for_first(state)
 
     def _search(self, root: Node, deadline: float | None) -> int:
@@ -635,8 +583,7 @@ class MCTSAgent(Agent):
             priors, value = _checked_policy_value(result, leaf.state)
             self._set_prior(leaf, priors)
             if w:
-                black, white = leaf.state.group_counts
-                balance = (white - black) if leaf.to_move == 0 else (black - white)
+                balance = leaf.state.game.heuristics.balance(leaf.state)
                 value = (1.0 - w) * value + w * math.tanh(balance / GROUP_SCALE)
             out.append(0.5 * (1.0 + (value if leaf.to_move == 0 else -value)))
         return out

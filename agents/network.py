@@ -45,7 +45,7 @@ class NetConfig:
     onboard_plane: int = 3
     """the observation plane that marks playable points"""
     hexagonal: bool | None = None
-    """hexagonal 3x3 kernels; None: decided by the game (Yodd and YINSH are hexagonal)"""
+    """hexagonal 3x3 kernels; None: decided by the game (its ``hexagonal``: Yodd and YINSH)"""
     variant: str = ""
     """the game's variant (YINSH: "blitz")"""
 
@@ -75,7 +75,7 @@ class NetConfig:
             raise ValueError(f"bad network config: {g.label} has (height, width, in_planes, point_planes, "
                              f"onboard_plane) {want}, the config says {have} (NetConfig.for_game builds it)")
         if self.hexagonal is None:
-            object.__setattr__(self, "hexagonal", self.game in ("yodd", "yinsh"))
+            object.__setattr__(self, "hexagonal", g.hexagonal)
 
     @classmethod
     def for_game(cls, game, **sizes) -> NetConfig:

@@ -37,8 +37,8 @@ An illegal or unreadable move gets one line saying why (the rules' reason)
 and the prompt again. At the end the result and the group counts are shown
 and the record is saved to ``--save`` (default
 ``runs/play/<game><size>-<time>.txt``; an existing file only when it is the
-``--load`` file or with ``--overwrite``), a :class:`~odd_env.records.GameRecord`
-text (for YINSH a :class:`~odd_env.records.YinshRecord`) that ``--load`` and
+``--load`` file or with ``--overwrite``), a :class:`~odd_env.games.odd.records.GameRecord`
+text (for YINSH a :class:`~odd_env.games.yinsh.records.YinshRecord`) that ``--load`` and
 ``GameRecord.load`` (``YinshRecord.load``) read back.
 
 The game logic is :class:`agents.play_session.PlaySession`; this module only
@@ -56,7 +56,9 @@ from typing import Sequence, TextIO
 
 from odd_env._files import check_can_make_dir, check_path
 
-from .play_session import ADAPTERS, DEFAULT_SIZES, PlaySession, load_record
+from odd_env.game import available_games
+
+from .play_session import DEFAULT_SIZES, PlaySession, load_record
 
 COMMANDS = """commands:
   undo           take back your last decision (and the agent's replies)
@@ -233,7 +235,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="At the prompt: a move (Bc4, Wc4, c4, Bc4,Wd5, pass, end; YINSH: E5, E4-E10, xE5-E9, rE5, "
                "pass), undo, hint [SPEC], save FILE, quit, help.",
     )
-    p.add_argument("--game", choices=sorted(ADAPTERS), default=None,
+    p.add_argument("--game", choices=available_games(), default=None,
                    help="which game (default: the game of --load or of a network, else xodd)")
     p.add_argument("--board-size", type=int, default=None,
                    help=f"Xodd side n or Yodd base n (default: the network's board, else {sizes}; "
@@ -244,8 +246,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--opponent", default=None, metavar="SPEC",
                    help="the agent: name[:key=value,...], e.g. greedy, mcts:simulations=200, "
                         "ppo:path=runs/y4/last.pt (default greedy; for YINSH mcts:simulations=100)")
-    p.add_argument("--as", dest="human", choices=("black", "white", "random"), default="black",
-                   help="your colour (default black; random draws it with --seed)")
+    p.add_argument("--as", dest="human", default=None, metavar="SIDE",
+                   help="your side: a player of the game (black or white; YINSH white or black) or random "
+                        "(drawn with --seed); default black")
     p.add_argument("--seed", type=int, default=None, help="seeds the agent and --as random")
     p.add_argument("--hint", default=None, metavar="SPEC",
                    help="the agent that 'hint' asks (default: as --opponent's default)")

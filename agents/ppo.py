@@ -89,12 +89,11 @@ from torch import nn
 
 from odd_env._files import check_can_make_dir, write_atomic
 from odd_env.game import Game, Position, make as make_game
-from odd_env import symmetry as board_symmetry
-from odd_env.symmetry import map_batch, symmetries
+from odd_env import map_batch, symmetries as board_symmetries
 
 from . import checkpoint as ckpt_io
-from . import load as load_agent
-from . import split_specs
+from .registry import load as load_agent
+from .registry import split_specs
 from .base import Agent, check_bool, check_board, check_float, check_int, check_position
 from .network import NetConfig, PolicyValueNet, check_device, masked_entropy, masked_logits
 
@@ -678,7 +677,7 @@ class Trainer:
         its value of the mapped position. Advantages and returns carry over, since
         symmetric positions have the same value.
         """
-        group = symmetries(self.game)
+        group = board_symmetries(self.game)
         which = self.np_rng.integers(len(group), size=len(batch["action"]))
         obs, mask, action = map_batch(group, which, batch["obs"], batch["mask"], batch["action"])
         logp = np.empty(len(action), dtype=np.float32)
@@ -1053,7 +1052,7 @@ class PPOAgent(Agent):
     def set_symmetries(self, symmetries: int, option: str = "ppo option symmetries") -> None:
         """Average over the first ``symmetries`` maps of the board's group; ValueError naming ``option``
         (the agent whose option it is, e.g. a search passing its own on) if out of range."""
-        group = board_symmetry.symmetries(self.game)
+        group = board_symmetries(self.game)
         if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) \
                 or not 1 <= symmetries <= len(group):
             raise ValueError(f"{option} must be an integer from 1 (the position as it is) to "

@@ -231,7 +231,7 @@ def check_args(args: Args) -> None:
             raise ValueError(f"--{name.replace('_', '-')} must be a finite number {span}, got {value}")
     if args.resume and args.overwrite:
         raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
-    import agents
+    from . import registry as agents
 
     from .base import check_board
 

@@ -5,7 +5,7 @@
     import agents
     agents.play_widget(opponent="greedy", game="xodd", board_size=7)
 
-shows the board (the SVG of :func:`odd_env.render.to_svg`, with the legal
+shows the board (the SVG of game's front end (:class:`odd_env.common.front.FrontEnd`), with the legal
 cells dotted and the last turn's stones ringed), the group counts, the parity
 and whose turn it is. A click on a cell places a stone of your colour; the
 toggle above the board (or shift-click) places one of the opponent's colour.
@@ -51,7 +51,6 @@ except ImportError as e:  # pragma: no cover - depends on the environment
         "agents.widget needs anywidget: pip install -e \".[notebooks]\" (or pip install anywidget)"
     ) from e
 
-from odd_env.render import CELL_PX_RANGE
 
 from .base import Agent, check_float
 from .play_session import PlaySession
@@ -100,7 +99,8 @@ class PlayWidget(anywidget.AnyWidget):
         """A widget showing ``session``, drawn with ``cell_px`` pixels between adjacent cells."""
         super().__init__(**kwargs)
         self.session = session
-        self.cell_px = check_float("cell_px (pixels between adjacent cells)", cell_px, *CELL_PX_RANGE)
+        self.cell_px = check_float("cell_px (pixels between adjacent cells)", cell_px,
+                                   *session.adapter.cell_px_range)
         points, radius = session.adapter.click_points(self.cell_px)
         self.points = [list(p) for p in points]
         self.pick_radius = radius

@@ -18,8 +18,8 @@ import numpy as np
 from _args import nonneg_int, positive_float, positive_int  # noqa: E402
 from _table import print_rate_table
 
-from odd_env.batch import OddBatch
-from odd_env.yinsh_batch import YinshBatch
+from odd_env.games.odd.batch import OddBatch
+from odd_env.games.yinsh.batch import YinshBatch
 
 
 def odd_rate(game: str, size: int | bool, batch: int, seconds: float, seed: int) -> float:

@@ -1,8 +1,8 @@
 """The greedy turn (the kernel of the greedy player, of MCTS's priors and of its rollouts), side by side.
 
-Times :func:`agents.greedy.best_turn` on the positions of greedy games (each
+Times :func:`odd_env.games.odd.heuristics.best_turn` on the positions of greedy games (each
 from a few random opening moves) on every board given, and, with
-``--against REV``, the ``best_turn`` of ``agents/greedy.py`` as it was at git
+``--against REV``, the ``best_turn`` of the greedy kernel as it was at git
 revision ``REV``, loaded into the same process and timed on the same positions
 with the same tie-break seeds in interleaved rounds. It checks that both
 choose the same turn with the same score on every position (tie-breaks
@@ -12,7 +12,7 @@ median microseconds per call and the ratio.
     python benchmarks/bench_greedy.py --against d9d105a
     python benchmarks/bench_greedy.py --boards xodd:13,yodd:8 --games 8 --rounds 5
 
-Only ``agents/greedy.py`` is taken from ``REV``; the rules kernels it calls
+Only the greedy kernel's file is taken from ``REV``; the rules kernels it calls
 are today's.
 """
 
@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-import agents.greedy as current
-from odd_env.core import kernels as K
+import odd_env.games.odd.heuristics as current
+from odd_env.games.odd import kernels as K
 from odd_env.game import make
 from _args import nonneg_int, positive_int  # noqa: E402
 
@@ -39,15 +39,33 @@ ROOT = Path(__file__).resolve().parents[1]
 NO_SCORES = np.empty((2, 0), dtype=np.int64)
 
 
+KERNEL_FILES = ("odd_env/games/odd/heuristics.py", "agents/greedy.py")
+"""Where the greedy kernel lives, newest layout first (it was agents/greedy.py before the game folders)."""
+OLD_IMPORTS = {  # the module paths of the layout before the game folders, as the present layout names them
+    "odd_env.core.kernels": "odd_env.games.odd.kernels", "odd_env.core.geometry": "odd_env.common.geometry",
+    "odd_env.core.state": "odd_env.games.odd.state", "agents._xorshift": "odd_env.common.xorshift",
+}
+
+
 def load_revision(rev: str):
-    """``agents/greedy.py`` of git revision ``rev`` as a module of its own (compiled afresh, not cached)."""
-    try:
-        source = subprocess.run(["git", "show", "--end-of-options", f"{rev}:agents/greedy.py"], cwd=ROOT, check=True,
-                                capture_output=True, text=True).stdout
-    except (OSError, subprocess.CalledProcessError) as err:
-        detail = getattr(err, "stderr", "") or err
-        raise LookupError(f"cannot read agents/greedy.py at that revision ({str(detail).strip()})") from None
-    source = re.sub(r"^from \.(\w+) import", r"from agents.\1 import", source, flags=re.M)
+    """The greedy kernel of git revision ``rev`` as a module of its own (compiled afresh, not cached)."""
+    errors = []
+    for name in KERNEL_FILES:
+        try:
+            source = subprocess.run(["git", "show", "--end-of-options", f"{rev}:{name}"], cwd=ROOT, check=True,
+                                    capture_output=True, text=True).stdout
+            break
+        except (OSError, subprocess.CalledProcessError) as err:
+            errors.append(str(getattr(err, "stderr", "") or err).strip())
+    else:
+        raise LookupError(f"cannot read the greedy kernel at that revision ({'; '.join(errors)})")
+    package = "odd_env.games.odd" if name.startswith("odd_env") else "agents"
+    source = re.sub(r"^from \.\.\.(\w+)", r"from odd_env.\1", source, flags=re.M)
+    source = re.sub(r"^from \.(\w+) import", rf"from {package}.\1 import", source, flags=re.M)
+    source = re.sub(r"^from \. import", rf"from {package} import", source, flags=re.M)
+    for old, new in OLD_IMPORTS.items():
+        source = re.sub(rf"^from {re.escape(old)} import", f"from {new} import", source, flags=re.M)
+    source = source.replace("from odd_env.core import kernels as K", "from odd_env.games.odd import kernels as K")
     source = source.replace("@njit(cache=True", "@njit(cache=False")
     path = Path(tempfile.mkdtemp(prefix="bench_greedy_")) / "greedy_at_rev.py"
     path.write_text(source)

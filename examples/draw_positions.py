@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 
 from odd_env.core import hexhex, square
-from odd_env import yinsh_render
-from odd_env.records import GameRecord, YinshRecord
-from odd_env.render import to_svg
+from odd_env.games.yinsh import render as yinsh_render
+from odd_env import GameRecord, YinshRecord
+from odd_env.games.odd.render import to_svg
 
 
 def main() -> None:

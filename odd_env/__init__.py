@@ -10,31 +10,67 @@ module's ``env()``) and parallel (its ``parallel_env()``)::
 
 and the single-agent ``odd_env/Xodd-v0`` and ``odd_env/Yodd-v0`` in Gymnasium's
 (``gymnasium.make("odd_env/Yodd-v0", board_size=6, opponent="greedy")``).
+
+Registration names every entry point as a string, and the public names below
+(``odd_env.OddBatch``, ``odd_env.xodd_v0``...) are imported on first use, so
+``import odd_env`` loads no game and compiles nothing.
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import gymnasium as _gymnasium
 import pettingzoo as _pettingzoo
 
-from . import xodd_v0, yinsh_v0, yodd_v0
-from .batch import OddBatch
-from .core import GameState, Geometry, YinshState, hexhex, square
-from .gym_env import OddGymEnv, register_envs
-from .yinsh_batch import YinshBatch
+from . import games as _games  # noqa: F401  (registers the games with odd_env.game)
 
 __version__ = "0.1.0"
 
+_PUBLIC = {
+    "xodd_v0": "odd_env.xodd_v0",
+    "yodd_v0": "odd_env.yodd_v0",
+    "yinsh_v0": "odd_env.yinsh_v0",
+    "game": "odd_env.game",
+    "symmetry": "odd_env.symmetry",
+    "GameState": "odd_env.games.odd.state:GameState",
+    "OddBatch": "odd_env.games.odd.batch:OddBatch",
+    "GameRecord": "odd_env.games.odd.records:GameRecord",
+    "YinshState": "odd_env.games.yinsh.state:YinshState",
+    "YinshBatch": "odd_env.games.yinsh.batch:YinshBatch",
+    "YinshRecord": "odd_env.games.yinsh.records:YinshRecord",
+    "Geometry": "odd_env.common.geometry:Geometry",
+    "hexhex": "odd_env.common.geometry:hexhex",
+    "square": "odd_env.common.geometry:square",
+    "OddGymEnv": "odd_env.gym_env:OddGymEnv",
+    "symmetries": "odd_env.symmetry:symmetries",
+    "map_batch": "odd_env.symmetry:map_batch",
+}
+"""Public names, imported on first use: ``name -> "module"`` or ``"module:attribute"``."""
 
-def _register_pettingzoo(game: str) -> None:
-    """Register ``odd_env/<game>-v0``: ``odd_env.<game>_v0.env`` as AEC, ``.parallel_env`` as parallel."""
-    env_id, module = f"odd_env/{game}-v0", f"odd_env.{game}_v0"
-    _pettingzoo.register("aec", env_id, entry_point=f"{module}:env")
-    _pettingzoo.register("parallel", env_id, entry_point=f"{module}:parallel_env")
+
+def __getattr__(name: str) -> Any:
+    target = _PUBLIC.get(name)
+    if target is None:
+        raise AttributeError(f"module 'odd_env' has no attribute {name!r}")
+    module, _, attr = target.partition(":")
+    value = importlib.import_module(module)
+    if attr:
+        value = getattr(value, attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_PUBLIC))
 
 
 for _game in ("xodd", "yodd", "yinsh"):
-    _register_pettingzoo(_game)
-register_envs()
+    _pettingzoo.register("aec", f"odd_env/{_game}-v0", entry_point=f"odd_env.{_game}_v0:env")
+    _pettingzoo.register("parallel", f"odd_env/{_game}-v0", entry_point=f"odd_env.{_game}_v0:parallel_env")
+for _name, _entry in (("Xodd", "xodd_env"), ("Yodd", "yodd_env")):
+    if f"odd_env/{_name}-v0" not in _gymnasium.registry:
+        _gymnasium.register(f"odd_env/{_name}-v0", entry_point=f"odd_env.gym_env:{_entry}")
 
-__all__ = [
-    "GameState", "Geometry", "OddBatch", "OddGymEnv", "YinshBatch", "YinshState", "hexhex", "square",
-    "xodd_v0", "yinsh_v0", "yodd_v0",
-]
+__all__ = sorted(_PUBLIC)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .core.validation import as_int
+from .common.validation import as_int
 
 
 def check_seed(seed: Any) -> int | None:

@@ -117,7 +117,7 @@ The image shows the stones (Xodd on grid points, Yodd on hexagonal cells),
 the coordinates on the edges, the stone placed in step 1 of the current turn
 ringed in red, and below the board the group counts of both colours, the
 parity of the total and the player to act. In Jupyter the env and its
-`game_state` draw themselves as SVG. `odd_env.render.to_svg` and `to_rgb`
+`game_state` draw themselves as SVG. `odd_env.games.odd.render.to_svg` and `to_rgb`
 draw any `GameState` with optional overlays: a per-cell heatmap (policy or
 value maps; NaN for none), the legal cells of the current step, and the
 groups.
@@ -138,9 +138,9 @@ agents act every cycle) does not apply to a turn-based game and refuses it.
 ## Starting from a position
 
 `reset(options={{"record": record}})` starts the game from the position after
-the turns of an `odd_env.records.GameRecord` (or the text of a record, a
+the turns of an `odd_env.games.odd.records.GameRecord` (or the text of a record, a
 header line such as `xodd 9` and then one turn a line: `Bc4,Wd5`, `Bc4` or
-`pass`; see `odd_env.records`), including a turn in progress.
+`pass`; see `odd_env.games.odd.records`), including a turn in progress.
 `reset(options={{"state": state}})` starts from a copy of a `GameState`. The
 position must be on the env's board and its game not over, else `ValueError`.
 Other option keys are ignored. To record a game as it is played, call

@@ -10,7 +10,7 @@ OpenSpiel and Pgx split them:
   parameters, built by :func:`make` (cached);
 * a :class:`Position`: one position of that game, a value that can be copied
   cheaply, stepped and read. Each game's rules core provides its own class
-  (:class:`odd_env.core.state.GameState` for Xodd and Yodd).
+  (:class:`odd_env.games.odd.state.GameState` for Xodd and Yodd).
 
 And, for training, a :class:`BatchEngine`: ``B`` games of one :class:`Game`
 stepped in lockstep (:class:`odd_env.OddBatch` for Xodd and Yodd).
@@ -152,6 +152,35 @@ class BatchEngine(Protocol):
         """Continue from states saved by :meth:`get_states` (validated: ValueError if impossible)."""
 
 
+# ================================================================ heuristics
+@runtime_checkable
+class Heuristics(Protocol):
+    """Cheap, compiled game knowledge that search uses where a game offers it (:attr:`Game.heuristics`).
+
+    A game without heuristics is searched with random rollouts through the :class:`Position` API
+    and uniform priors; nothing else changes.
+    """
+
+    greedy: bool
+    """True when :meth:`rollout` can play a greedy policy and :meth:`prior_scores` exists."""
+
+    def rollout(self, position: Position, rng_state: np.ndarray, greedy: bool, epsilon: float) -> int:
+        """Play a copy of ``position`` to the end; return the winner (0 or 1, -1 on a draw).
+
+        ``rng_state`` is the uint64[1] state of :mod:`odd_env.common.xorshift` (advanced in
+        place); ``greedy`` plays the game's greedy policy with a random step instead with
+        probability ``epsilon``; otherwise uniform random steps."""
+
+    def prior_scores(self, position: Position, actions: np.ndarray) -> np.ndarray:
+        """float64[len(actions)]: a score per legal action (higher is better) for search priors."""
+
+    def decided_action(self, position: Position) -> int | None:
+        """An action that needs no search (e.g. a pass that ends the game with a win), or None."""
+
+    def balance(self, position: Position) -> float:
+        """A material balance for the player to act (Xodd/Yodd: the group counts), 0 if none."""
+
+
 # ==================================================================== a game
 @dataclass(frozen=True, eq=False)
 class Game:
@@ -198,6 +227,19 @@ class Game:
     """Game-specific counts of a position as a plain dict (Xodd/Yodd: groups of each colour, turns)."""
     record: Callable[..., Any] = field(repr=False)
     """``record(actions)``: the game record (``.to_text()``, ``.save(path)``) of a game played from the start."""
+    load_record: Callable[..., Any] = field(repr=False)
+    """``load_record(path)``: a saved record of this game (any size or variant: the file says which),
+    with ``.actions`` and ``.state``; ValueError naming the file and line if it is bad."""
+    to_text: Callable[[Position], str] = field(repr=False)
+    """The position as a text board (what the terminal shows)."""
+    to_svg: Callable[..., str] = field(repr=False)
+    """``to_svg(position, **options)``: the position as SVG (what Jupyter shows)."""
+    front_end: Callable[[], Any] = field(repr=False)
+    """A new :class:`odd_env.common.front.FrontEnd` of this game: what the terminal and the
+    Jupyter board need to read, show and click moves."""
+    heuristics: Any = field(default=None, repr=False)
+    """Cheap game knowledge for search (:class:`Heuristics`), or None: search then plays random
+    rollouts through the :class:`Position` API."""
     extra: dict = field(default_factory=dict, repr=False)
     """Game-specific facts (e.g. ``{"geometry": Geometry}`` for Xodd/Yodd)."""
 
@@ -231,100 +273,57 @@ class Game:
 
 # ================================================================ registry
 GameFactory = Callable[..., Game]
-_FACTORIES: dict[str, str] = {
-    "xodd": "odd_env.game:_odd_game",
-    "yodd": "odd_env.game:_odd_game",
-    "yinsh": "odd_env.game:_yinsh_game",
-}
+_FACTORIES: dict[str, str] = {}
+"""Registered games: name -> ``"module:function"``, imported on the first :func:`make` of the game.
+The games of the package register themselves in :mod:`odd_env.games`."""
+_INFER: dict[str, str] = {}
+"""Game name -> ``"module:function"`` recognising its observation planes (see :func:`register`)."""
 _CACHE: dict[tuple, Game] = {}
 
 
-def _odd_game(name: str, size: int | None = None, variant: str = "") -> Game:
-    """Xodd or Yodd at ``size`` (default 9 and 6)."""
-    from . import notation
-    from .batch import OddBatch
-    from .core.geometry import geometry
-    from .core.state import NUM_PLANES, OBSERVATION_VERSION, GameState
-    from .records import GameRecord
-
-    if variant:
-        raise ValueError(f"{name} has no variants, got variant={variant!r}")
-    g = geometry(name, (9 if name == "xodd" else 6) if size is None else size)
-
-    def own(state: Any) -> GameState:
-        """``state`` if it is a position of this game and board, else ValueError."""
-        if not isinstance(state, GameState) or state.geometry is not g:
-            what = state.game.label if hasattr(state, "game") else type(state).__name__
-            raise ValueError(f"a position of {g.game} {g.size} is needed, got one of {what}")
-        return state
-
-    return Game(
-        name=g.game, size=g.size, variant="", height=g.height, width=g.width,
-        num_planes=NUM_PLANES, point_planes=2, hexagonal=g.kind == "hex", onboard_plane=3,
-        onboard=g.onboard, observation_version=OBSERVATION_VERSION,
-        player_names=("black", "white"), new_state=lambda: GameState(g),
-        new_batch=lambda num_games, as_torch=False: OddBatch(g.game, g.size, num_games, as_torch=as_torch),
-        from_observation=lambda planes: GameState.from_observation(g, planes),
-        action_to_string=lambda state, a: notation.action_name(own(state), a),
-        parse_action=lambda state, text: notation.parse_action(own(state), text),
-        summary=lambda s: {"black_groups": own(s).group_counts[0], "white_groups": s.group_counts[1],
-                           "turns": s.turn},
-        record=lambda actions: GameRecord.from_actions(g, actions),
-        extra={"geometry": g},
-    )
+def _check_entry(name: str, entry: Any, what: str) -> None:
+    module, colon, attr = entry.partition(":") if isinstance(entry, str) else ("", "", "")
+    if not (colon and module and attr and attr.isidentifier()):
+        raise ValueError(f"the {what} of game {name!r} must be 'module:function', got {entry!r}")
 
 
-def _yinsh_game(name: str, size: int | None = None, variant: str = "") -> Game:
-    """YINSH (one board: ``size`` None or 0), standard or ``variant="blitz"`` (one ring wins)."""
-    from .core.yinsh import NUM_PLANES, OBSERVATION_VERSION, PLAYER_NAMES, YinshState
-    from .records import YinshRecord
-    from .yinsh_batch import YinshBatch
-
-    if size not in (None, 0):
-        raise ValueError(f"YINSH has one board: give no size (or 0), got {size!r}")
-    if variant not in ("", "blitz"):
-        raise ValueError(f"YINSH variants are '' (standard) and 'blitz', got {variant!r}")
-    blitz = variant == "blitz"
-    board = YinshState.geometry
-    label = "yinsh blitz" if blitz else "yinsh"
-
-    def own(state: Any) -> YinshState:
-        """``state`` if it is a position of this game (and variant), else ValueError."""
-        if not isinstance(state, YinshState) or state.blitz != blitz:
-            what = state.game.label if hasattr(state, "game") else type(state).__name__
-            raise ValueError(f"a position of {label} is needed, got one of {what}")
-        return state
-
-    return Game(
-        name="yinsh", size=0, variant=variant, height=board.height, width=board.width,
-        num_planes=NUM_PLANES, point_planes=4, hexagonal=True, onboard_plane=4, onboard=board.onboard,
-        observation_version=OBSERVATION_VERSION, player_names=PLAYER_NAMES,
-        new_state=lambda: YinshState(blitz=blitz),
-        new_batch=lambda num_games, as_torch=False: YinshBatch(num_games, blitz=blitz, as_torch=as_torch),
-        from_observation=lambda planes: YinshState.from_observation(planes, blitz=blitz),
-        action_to_string=lambda state, a: own(state).action_to_string(a),
-        parse_action=lambda state, text: own(state).parse_action(text),
-        summary=lambda s: {"white_rings_removed": own(s).rings_removed[0], "black_rings_removed": s.rings_removed[1],
-                           "pool": s.pool, "moves": s.moves_played},
-        record=lambda actions: YinshRecord.from_actions(actions, blitz=blitz),
-        extra={"geometry": board},
-    )
+def _load_entry(name: str, entry: str) -> Callable[..., Any]:
+    module, _, attr = entry.partition(":")
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"game {name!r} is registered as {entry!r}, which cannot be loaded: {exc}") from exc
 
 
-def register(name: str, factory: str, *, overwrite: bool = False) -> None:
+def register(name: str, factory: str, *, infer: str | None = None, overwrite: bool = False) -> None:
     """Register a game: ``factory`` is ``"module:function"``, called as ``function(name, size=, variant=)``
-    on the first :func:`make` of the game (which says so if it cannot be imported). A registered
+    on the first :func:`make` of the game (which says so if it cannot be imported). ``infer``,
+    also ``"module:function"``, takes observation planes and returns the :class:`Game` they
+    belong to or None (for :func:`infer_game`, where a game has several sizes). A registered
     name is replaced only with ``overwrite=True``."""
     if not isinstance(name, str) or not name.isidentifier():
         raise ValueError(f"a game name must be an identifier, got {name!r}")
-    module, colon, attr = factory.partition(":") if isinstance(factory, str) else ("", "", "")
-    if not (colon and module and attr and attr.isidentifier()):
-        raise ValueError(f"the factory of game {name!r} must be 'module:function', got {factory!r}")
+    _check_entry(name, factory, "factory")
+    if infer is not None:
+        _check_entry(name, infer, "infer function")
     if name in _FACTORIES and not overwrite:
         raise ValueError(f"a game named {name!r} is registered already ({_FACTORIES[name]}): pass overwrite=True "
                          "to replace it")
     _FACTORIES[name] = factory
+    _INFER.pop(name, None)
+    if infer is not None:
+        _INFER[name] = infer
     for key in [k for k in _CACHE if k[0] == name]:  # games made by the factory it replaces
+        del _CACHE[key]
+
+
+def unregister(name: str) -> None:
+    """Remove a registered game (and the games made of it); ValueError if ``name`` is not registered."""
+    if name not in _FACTORIES:
+        raise ValueError(f"no game named {name!r} is registered; registered: {', '.join(available_games())}")
+    del _FACTORIES[name]
+    _INFER.pop(name, None)
+    for key in [k for k in _CACHE if k[0] == name]:
         del _CACHE[key]
 
 
@@ -361,13 +360,7 @@ def make(name: str, size: int | None = None, variant: str = "") -> Game:
     key = (name, size, variant)
     game = _CACHE.get(key)
     if game is None:
-        module, _, attr = _FACTORIES[name].partition(":")
-        try:
-            factory = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
-            raise ValueError(f"game {name!r} is registered as {_FACTORIES[name]!r}, which cannot be loaded: "
-                             f"{exc}") from exc
-        built = factory(name, size=size, variant=variant)
+        built = _load_entry(name, _FACTORIES[name])(name, size=size, variant=variant)
         if not isinstance(built, Game):
             raise ValueError(f"the factory of game {name!r} ({_FACTORIES[name]}) returned "
                              f"{type(built).__name__}, not a Game")
@@ -376,4 +369,30 @@ def make(name: str, size: int | None = None, variant: str = "") -> Game:
     return game
 
 
-__all__ = ["BatchEngine", "BatchStep", "Game", "Position", "available_games", "make", "register"]
+def infer_game(planes: np.ndarray) -> Game:
+    """The game whose observation planes ``(C, H, W)`` these are (for players given only observations).
+
+    A game registered with an ``infer`` function decides for itself (Xodd and Yodd read the
+    board size off the planes, YINSH the variant); any other game is recognised by the
+    observation shape of its default :func:`make`. ValueError if no game fits.
+    """
+    planes = np.asarray(planes)
+    if planes.ndim != 3:
+        raise ValueError(f"expected observation planes of shape (C, H, W), got {planes.shape}")
+    for name in available_games():
+        if name in _INFER:
+            game = _load_entry(name, _INFER[name])(planes)
+            if game is not None:
+                return game
+            continue
+        try:
+            game = make(name)
+        except ValueError:
+            continue
+        if game.observation_shape == planes.shape:
+            return game
+    raise ValueError(f"no game has observations of shape {planes.shape}; pass game= to the agent")
+
+
+__all__ = ["BatchEngine", "BatchStep", "Game", "Heuristics", "Position", "available_games", "infer_game", "make",
+           "register", "unregister"]

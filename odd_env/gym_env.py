@@ -45,10 +45,10 @@ import numpy as np
 from gymnasium import spaces
 
 from ._args import check_options, check_seed
-from .core.geometry import geometry as make_geometry
-from .core.state import COLOUR_NAMES, NUM_PLANES, OBSERVATION_VERSION, GameState
-from .core.validation import as_int
-from .render import to_rgb, to_text
+from .common.geometry import geometry as make_geometry
+from .games.odd.state import COLOUR_NAMES, NUM_PLANES, OBSERVATION_VERSION, GameState
+from .common.validation import as_int
+from .games.odd.render import to_rgb, to_text
 
 Opponent = Callable[[np.ndarray, np.ndarray], int]
 
@@ -205,11 +205,13 @@ class OddGymEnv(gymnasium.Env):
         }
 
 
-def _xodd_env(**kwargs: Any) -> OddGymEnv:
+def xodd_env(**kwargs: Any) -> OddGymEnv:
+    """The entry point of ``odd_env/Xodd-v0`` (registered by ``import odd_env``)."""
     return _registered("xodd", kwargs)
 
 
-def _yodd_env(**kwargs: Any) -> OddGymEnv:
+def yodd_env(**kwargs: Any) -> OddGymEnv:
+    """The entry point of ``odd_env/Yodd-v0`` (registered by ``import odd_env``)."""
     return _registered("yodd", kwargs)
 
 
@@ -218,11 +220,3 @@ def _registered(game: str, kwargs: dict[str, Any]) -> OddGymEnv:
         raise ValueError(f"odd_env/{game.capitalize()}-v0 plays {game}; it takes no game= (got game={kwargs['game']!r}): "
                          "make odd_env/Xodd-v0 or odd_env/Yodd-v0 for the game you want")
     return OddGymEnv(game, **kwargs)
-
-
-def register_envs() -> None:
-    """Register ``odd_env/Xodd-v0`` and ``odd_env/Yodd-v0`` in Gymnasium's registry."""
-    for name, entry in (("Xodd", "_xodd_env"), ("Yodd", "_yodd_env")):
-        env_id = f"odd_env/{name}-v0"
-        if env_id not in gymnasium.registry:
-            gymnasium.register(env_id, entry_point=f"odd_env.gym_env:{entry}")

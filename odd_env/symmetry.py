@@ -221,8 +221,8 @@ def _cell_map(game: Game, vectors: np.ndarray, matrix: np.ndarray) -> np.ndarray
 
 def _row_blocks(game: Game, cells: np.ndarray) -> np.ndarray:
     """YINSH: the image of every row action (indices into actions N .. 4N-1)."""
-    from .core.yinsh import NUM_POINTS, tables
-    from .core.yinsh_kernels import ROW_LENGTH
+    from .games.yinsh.state import NUM_POINTS, tables
+    from .games.yinsh.kernels import ROW_LENGTH
 
     t = tables()
     n = NUM_POINTS

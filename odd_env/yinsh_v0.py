@@ -72,7 +72,7 @@ version 1). The board lives in an 11 x 11 array: point `i * 11 + j` is column
 
 Planes 0-5 are those of docs/rules/yinsh.md section 5; planes 6-23 hold the
 rest of what the rules depend on, so
-`odd_env.core.yinsh.YinshState.from_observation` rebuilds the position from
+`odd_env.games.yinsh.state.YinshState.from_observation` rebuilds the position from
 the decider's planes. A chosen ring stays on its point (plane 0) until its
 destination is chosen. Observed by the agent that does not decide, the planes
 are from its own side (plane 23 is zero) and the mask is zeros; once the game
@@ -120,8 +120,8 @@ Each agent's `info` holds `decision` (the kind's name, or `"over"`),
 | `"rgb_array"` | the picture as an `H x W x 3` uint8 array (needs pillow) |
 | `"human"` | the picture in a window, redrawn after every step (a warning and nothing shown without a display) |
 
-The picture (`odd_env.yinsh_render.to_rgb`, the same as the SVG of
-`odd_env.yinsh_render.to_svg`, which Jupyter shows for the env) draws the
+The picture (`odd_env.games.yinsh.render.to_rgb`, the same as the SVG of
+`odd_env.games.yinsh.render.to_svg`, which Jupyter shows for the env) draws the
 85 points and their lines, rings as open circles and markers as discs, the
 point names on the edges, the chosen ring and the latest move in red, and
 beside the board the rings each player has removed, the pool, and who
@@ -130,16 +130,16 @@ decides what.
 ## Starting from a position
 
 `reset(options={"record": record})` starts from the position after a
-`odd_env.records.YinshRecord` or its text (mid-turn included);
+`odd_env.games.yinsh.records.YinshRecord` or its text (mid-turn included);
 `reset(options={"state": state})` from a copy of a
-`odd_env.core.yinsh.YinshState` (for example one built with
+`odd_env.games.yinsh.state.YinshState` (for example one built with
 `YinshState.from_position`). It must be of the env's variant and its game not
 over, and not both keys may be given, else `ValueError`. Other option keys
 are ignored.
 
 ## Records
 
-`odd_env.records.YinshRecord` writes a game as text (docs/rules/yinsh.md
+`odd_env.games.yinsh.records.YinshRecord` writes a game as text (docs/rules/yinsh.md
 section 6) and replays it exactly: a header line, `yinsh` or `yinsh blitz`,
 then one turn a line:
 
@@ -168,136 +168,14 @@ classic: an illegal action ends the game with -1 for the offender.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import seeding
-
-from ._args import check_options, check_seed
-from .aec import OddParallelEnv, PositionRawEnv, make_env, make_parallel_env
-from .core import yinsh_kernels as K
-from .core.yinsh import DECISIONS, NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState, check_state
-from .records import YinshRecord
-from .yinsh_render import to_rgb, to_svg, to_text
-
-AGENTS = ("white_0", "black_0")
-"""Agent names: player 0 (white, first) and player 1 (black)."""
+from .common.aec import OddParallelEnv, make_env, make_parallel_env
+from .games.yinsh.env import AGENTS, YinshRawEnv
 
 
-class raw_env(PositionRawEnv):  # noqa: N801 (PettingZoo's name)
+class raw_env(YinshRawEnv):  # noqa: N801 (PettingZoo's name)
     """YINSH as a PettingZoo AEC environment without wrappers (see the module docstring)."""
-
-    metadata: dict[str, Any] = {
-        "render_modes": ["ansi", "rgb_array", "human"],
-        "name": "yinsh_v0",
-        "is_parallelizable": False,
-        "render_fps": 2,
-    }
-
-    def __init__(self, blitz: bool = False, render_mode: str | None = None, **unknown: Any):
-        """Build the env; ``blitz=True`` plays the one-ring variant."""
-        if unknown:
-            raise TypeError(f"yinsh_v0 takes blitz= and render_mode=, got {', '.join(sorted(unknown))}=: YINSH "
-                            "has one board (no board_size), and its variant is chosen with blitz=True "
-                            "(odd_env.game.make('yinsh', variant='blitz') is the same game)")
-        super().__init__()
-        if not isinstance(blitz, (bool, np.bool_)):
-            raise ValueError(f"blitz must be True or False, got {blitz!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}"
-            )
-        self.blitz = bool(blitz)
-        self.render_mode = render_mode
-        self.num_actions = NUM_ACTIONS
-        self.possible_agents = list(AGENTS)
-        self.agents = list(AGENTS)
-        obs_space = spaces.Dict(
-            {
-                "observation": spaces.Box(0, 1, (NUM_PLANES, 11, 11), dtype=np.int8),
-                "action_mask": spaces.Box(0, 1, (NUM_ACTIONS,), dtype=np.int8),
-            }
-        )
-        self.observation_spaces = {a: obs_space for a in AGENTS}
-        self.state_space = spaces.Box(0, 1, (NUM_PLANES, 11, 11), dtype=np.int8)
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
-        self.observation_version = OBSERVATION_VERSION
-        self.state_ = YinshState(blitz=self.blitz)
-        self._reset_bookkeeping()
-
-    @property
-    def game_state(self) -> YinshState:
-        """The rules-level state of the current game (a live object; copy it to keep it)."""
-        return self.state_
-
-    def _update_infos(self) -> None:
-        meta = self.state_._meta.tolist()  # one conversion: this runs every step
-        kind = meta[K.M_KIND]
-        info = {"decision": DECISIONS[kind] if kind >= 0 else "over",
-                "white_removed": meta[K.M_REMOVED], "black_removed": meta[K.M_REMOVED + 1],
-                "pool": meta[K.M_POOL]}
-        self.infos = {AGENTS[0]: info, AGENTS[1]: dict(info)}
-
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game, or from a position given in ``options``.
-
-        ``options={"record": record}`` starts from the position after a
-        :class:`~odd_env.records.YinshRecord` (or record text), mid-turn
-        included; ``options={"state": state}`` from a copy of a running
-        :class:`~odd_env.core.yinsh.YinshState`. Either must be of this env's
-        variant and the game not over (ValueError otherwise). The rules are
-        deterministic; ``seed`` seeds ``self.np_random`` for code that wants
-        randomness tied to the env. ``seed`` may be any non-negative integer
-        scalar (NumPy integers included); ``options`` None or a dict.
-        """
-        seed = check_seed(seed)
-        options = check_options(options)
-        start = self._start_state(options)  # a bad option raises here, before anything (the seed) changes
-        if seed is not None or not hasattr(self, "np_random"):
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.state_ = start
-        self._reset_bookkeeping()
-        if self.render_mode == "human":
-            self.render()
-
-    def _start_state(self, options: dict | None) -> YinshState:
-        """The position a reset starts from (see :meth:`reset`)."""
-        # Other keys are ignored, as Gymnasium envs do (PettingZoo's api_test passes one).
-        if not options or ("record" not in options and "state" not in options):
-            return YinshState(blitz=self.blitz)
-        if "record" in options and "state" in options:
-            raise ValueError("give reset either options['record'] or options['state'], not both")
-        if "record" in options:
-            record = options["record"]
-            if isinstance(record, str):
-                record = YinshRecord.from_text(record)
-            if not isinstance(record, YinshRecord):
-                raise ValueError(
-                    f"options['record'] must be a YinshRecord or record text, got {type(record).__name__}"
-                )
-            state, what = record.state, "record"
-        else:
-            state = options["state"]
-            if not isinstance(state, YinshState):
-                raise ValueError(f"options['state'] must be a YinshState, got {type(state).__name__}")
-            state, what = state.copy(), "state"
-        if state.blitz != self.blitz:
-            raise ValueError(f"the {what} is of the {'blitz' if state.blitz else 'standard'} game, "
-                             f"but this env plays {'blitz' if self.blitz else 'the standard game'}")
-        if state.is_terminal:
-            raise ValueError(f"the {what}'s game is over: an env can only start from a running game")
-        problem = check_state(state.data)  # a public array, which may have been edited since
-        if problem is not None:
-            raise ValueError(f"the {what} is not a YINSH position play can reach: {problem}")
-        return state
-
-    def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:
-        return to_text, to_rgb, to_svg
-
-    def _viewer_title(self) -> str:
-        return "yinsh blitz" if self.blitz else "yinsh"
 
 
 def env(**kwargs: Any) -> raw_env:

@@ -1,5 +1,6 @@
 from . import _doc
-from .aec import OddParallelEnv, OddRawEnv, make_env, make_parallel_env
+from .common.aec import OddParallelEnv, make_env, make_parallel_env
+from .games.odd.env import OddRawEnv
 
 __doc__ = _doc.page(
     "Yodd",

@@ -14,14 +14,15 @@ import reference as R
 
 import agents
 from agents.arena import fit_elo, main as arena_main, play_game, round_robin, wilson_interval
-from agents.greedy import WIN, GreedyAgent, action_scores, best_turn
+from agents.greedy import GreedyAgent
+from odd_env.games.odd.heuristics import WIN, action_scores, best_turn
 from agents.mcts import MCTSAgent
 from agents.random_agent import RandomAgent
 from odd_env.core import GameState, hexhex, square
-from odd_env.notation import parse_cell
-from odd_env.positions import from_ascii
+from odd_env.games.odd.notation import parse_cell
+from odd_env.games.odd.positions import from_ascii
 from odd_env.game import make as make_game
-from odd_env.records import GameRecord
+from odd_env.games.odd.records import GameRecord
 
 BOARDS = [square(4), square(5), hexhex(3), hexhex(4)]
 

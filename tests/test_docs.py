@@ -148,8 +148,8 @@ def test_module_docstring_examples_run_as_written(tmp_path, monkeypatch):
     or stated an impossible position); the record formats they show parse to the results they name."""
     import agents
     from agents.play_session import PlaySession
-    from odd_env.positions import from_ascii
-    from odd_env.records import GameRecord, YinshRecord
+    from odd_env.games.odd.positions import from_ascii
+    from odd_env import GameRecord, YinshRecord
 
     monkeypatch.chdir(tmp_path)  # PlaySession's example saves game.txt
     namespaces = {"odd_env/gym_env.py": {}, "odd_env/positions.py": {"from_ascii": from_ascii},

@@ -7,7 +7,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from odd_env.core import HEX_SIZES, SQUARE_SIZES, geometry, hexhex, square, yinsh_board
+from odd_env.core import HEX_SIZES, SQUARE_SIZES, hexhex, square, yinsh_board
+from odd_env.common import geometry
 
 
 @pytest.mark.parametrize("n", list(SQUARE_SIZES))

@@ -28,8 +28,8 @@ import pytest
 
 from odd_env import OddBatch, xodd_v0, yodd_v0
 from odd_env.core import GameState, hexhex, square
-from odd_env.core import kernels as K
-from odd_env.core.geometry import Geometry
+from odd_env.games.odd import kernels as K
+from odd_env.common.geometry import Geometry
 
 OK = None
 """Expected outcome of a case that must complete without raising."""
@@ -358,15 +358,15 @@ def _observation_cases(g: Geometry, seed: int) -> list[Case]:
 
 def group_cells() -> list[Case]:
     """Every method that takes a cell, an action, a colour or a viewer, with values out of range."""
-    from odd_env import notation
-    from odd_env.render import to_rgb, to_svg
+    from odd_env.games.odd import notation
+    from odd_env.games.odd.render import to_rgb, to_svg
 
     return _cell_cases(square(5)) + _cell_cases(hexhex(3)) + _batch_argument_cases()
 
 
 def _cell_cases(g: Geometry) -> list[Case]:
-    from odd_env import notation
-    from odd_env.render import to_rgb, to_svg
+    from odd_env.games.odd import notation
+    from odd_env.games.odd.render import to_rgb, to_svg
 
     cases = []
     n = g.num_cells
@@ -460,8 +460,8 @@ def _batch_argument_cases() -> list[Case]:
 
 def group_positions() -> list[Case]:
     """Drawn positions that the rules cannot reach."""
-    from odd_env.core.validation import check_states
-    from odd_env.positions import from_ascii
+    from odd_env.games.odd.validation import check_states
+    from odd_env.games.odd.positions import from_ascii
 
     g = square(3)
     return [
@@ -641,7 +641,7 @@ def _random_positions(g: Geometry, seed: int, games: int) -> list[GameState]:
 
 @pytest.mark.parametrize("g", [square(2), square(5), hexhex(2), hexhex(4)], ids=lambda g: f"{g.game}{g.size}")
 def test_reachable_positions_pass_every_check(g):
-    from odd_env.core.validation import check_states
+    from odd_env.games.odd.validation import check_states
 
     positions = _random_positions(g, g.num_cells, 6)
     running = [s for s in positions if not s.is_terminal]
@@ -661,7 +661,7 @@ def test_reachable_positions_pass_every_check(g):
 def test_hot_path_never_validates(monkeypatch):
     import gymnasium
 
-    from odd_env.core import validation
+    from odd_env.games.odd import validation
 
     def forbidden(*args):
         raise AssertionError("a whole-state validation ran in the step path")
@@ -801,7 +801,7 @@ def test_observe_unknown_agents_and_step_after_everyone_left():
 
 
 def test_record_files_and_headers(tmp_path):
-    from odd_env.records import GameRecord
+    from odd_env.games.odd.records import GameRecord
 
     bad = tmp_path / "latin1.txt"
     bad.write_bytes("xodd 5\nBc3 # d\xe9j\xe0 vu\n".encode("latin-1"))
@@ -814,7 +814,7 @@ def test_record_files_and_headers(tmp_path):
 
 
 def test_render_cell_px_range():
-    from odd_env.render import CELL_PX_RANGE, board_layout, to_rgb, to_svg
+    from odd_env.games.odd.render import CELL_PX_RANGE, board_layout, to_rgb, to_svg
 
     s = GameState(hexhex(3))
     lo, hi = CELL_PX_RANGE

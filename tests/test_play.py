@@ -16,13 +16,14 @@ import pytest
 import agents
 from agents.greedy import GreedyAgent
 from agents.play import main, use_colour
-from agents.play_session import PlaySession, YinshAdapter, adapter
+from agents.play_session import PlaySession, adapter
+from odd_env.games.yinsh.front import YinshFrontEnd as YinshAdapter
 from agents.random_agent import RandomAgent
 from odd_env.core import BLACK, WHITE, GameState, hexhex, square
-from odd_env.notation import parse_stone
-from odd_env.core.yinsh import YinshState, parse_point, point_name, row_action
-from odd_env.records import GameRecord, YinshRecord
-from odd_env.yinsh_render import yinsh_layout
+from odd_env.games.odd.notation import parse_stone
+from odd_env.games.yinsh.state import YinshState, parse_point, point_name, row_action
+from odd_env import GameRecord, YinshRecord
+from odd_env.games.yinsh.render import yinsh_layout
 
 ROOT = Path(__file__).resolve().parent.parent
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

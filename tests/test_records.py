@@ -8,17 +8,8 @@ import pytest
 
 from odd_env import xodd_v0, yodd_v0
 from odd_env.core import BLACK, WHITE, GameState, hexhex, square
-from odd_env.notation import (
-    action_name,
-    cell_name,
-    parse_action,
-    parse_cell,
-    parse_stone,
-    parse_turn,
-    stone_name,
-    turn_name,
-)
-from odd_env.records import GameRecord
+from odd_env.games.odd.notation import action_name, cell_name, parse_action, parse_cell, parse_stone, parse_turn, stone_name, turn_name
+from odd_env.games.odd.records import GameRecord
 
 BOARDS = [square(2), square(5), square(9), square(14), hexhex(2), hexhex(4), hexhex(6), hexhex(10)]
 
@@ -167,7 +158,7 @@ def test_unfinished_games_round_trip_mid_turn(g):
 
 
 def test_the_module_docstring_example_is_a_legal_game():
-    from odd_env import records
+    from odd_env.games.odd import records
 
     block = records.__doc__.split("::")[1].split("\n\n")[1]
     text = "\n".join(line.split("<-")[0] for line in block.splitlines())
@@ -302,7 +293,7 @@ def test_load_names_the_file(tmp_path):
 
 
 def test_paths_are_files_and_a_byte_order_mark_is_skipped(tmp_path):
-    from odd_env.records import YinshRecord
+    from odd_env.games.yinsh.records import YinshRecord
 
     record = GameRecord.from_text("xodd 5\nBc3\n")
     for bad, message in [(1, "must be a file path .* got int"), (True, "got bool"), (None, "got NoneType"),
@@ -348,7 +339,7 @@ def test_illegal_plays_leave_the_record_unchanged():
 def test_a_copied_record_is_independent():
     import copy
 
-    from odd_env.records import YinshRecord
+    from odd_env.games.yinsh.records import YinshRecord
 
     for record in (GameRecord.from_text("xodd 5\nBc3\n"), YinshRecord.from_text("yinsh\nE5\n")):
         text, state = record.to_text(), record.state
@@ -359,7 +350,7 @@ def test_a_copied_record_is_independent():
 
 
 def test_records_from_actions_or_turns_need_sequences():
-    from odd_env.records import YinshRecord
+    from odd_env.games.yinsh.records import YinshRecord
 
     for build, message in [(lambda: GameRecord.from_actions(square(5), 5), "actions must be a sequence .* got int"),
                            (lambda: GameRecord.from_turns(square(5), "Bc3"), "turns must be a sequence of turns, got str"),

@@ -7,11 +7,12 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from odd_env import render, xodd_v0, yodd_v0
+from odd_env.games.odd import render
+from odd_env import xodd_v0, yodd_v0
 from odd_env.core import GameState, hexhex, square
-from odd_env.notation import cell_name, column_letters
-from odd_env.records import GameRecord
-from odd_env.render import BOARD_COLOUR, STONE_COLOURS, board_layout, heatmap_colours, to_rgb, to_svg
+from odd_env.games.odd.notation import cell_name, column_letters
+from odd_env.games.odd.records import GameRecord
+from odd_env.games.odd.render import BOARD_COLOUR, STONE_COLOURS, board_layout, heatmap_colours, to_rgb, to_svg
 
 BOARDS = [square(2), square(5), square(9), hexhex(2), hexhex(4), hexhex(6)]
 SVG = "{http://www.w3.org/2000/svg}"

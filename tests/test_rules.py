@@ -6,8 +6,8 @@ import pytest
 import reference as R
 
 from odd_env.core import GameState, hexhex, square
-from odd_env.notation import cell_name, parse_cell
-from odd_env.positions import from_ascii, to_ascii
+from odd_env.games.odd.notation import cell_name, parse_cell
+from odd_env.games.odd.positions import from_ascii, to_ascii
 
 
 def stone(state: GameState, name: str, colour: str) -> int:

@@ -5,7 +5,7 @@ import pickle
 import numpy as np
 import pytest
 
-from odd_env.core.yinsh import NUM_POINTS, parse_point, point_name, row_action, tables
+from odd_env.games.yinsh.state import NUM_POINTS, parse_point, point_name, row_action, tables
 from odd_env.game import make
 from odd_env.symmetry import map_batch, symmetries
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from odd_env import yinsh_v0
-from odd_env.core.yinsh import NUM_PLANES, PASS_ACTION, YinshState, parse_point
-from odd_env.yinsh_batch import YinshBatch
+from odd_env.games.yinsh.state import NUM_PLANES, PASS_ACTION, YinshState, parse_point
+from odd_env.games.yinsh.batch import YinshBatch
 
 AGENTS = ("white_0", "black_0")
 

@@ -11,7 +11,7 @@ import numpy as np
 from yinsh_reference import RefYinsh
 
 from odd_env.core import yinsh_board
-from odd_env.core.yinsh import YinshState, parse_point, point_name
+from odd_env.games.yinsh.state import YinshState, parse_point, point_name
 
 
 def compare(state: YinshState, ref: RefYinsh, where: str) -> None:

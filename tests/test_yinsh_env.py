@@ -8,7 +8,7 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from odd_env import yinsh_v0
-from odd_env.core.yinsh import DECISIONS, NUM_PLANES, PASS_ACTION, YinshState, parse_point, row_action
+from odd_env.games.yinsh.state import DECISIONS, NUM_PLANES, PASS_ACTION, YinshState, parse_point, row_action
 
 P = parse_point
 N = 121

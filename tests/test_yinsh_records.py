@@ -3,9 +3,10 @@
 import numpy as np
 import pytest
 
-from odd_env import records, yinsh_v0
-from odd_env.core.yinsh import PASS_ACTION, YinshState, parse_point, row_action
-from odd_env.records import GameRecord, YinshRecord
+from odd_env.games.odd import records
+from odd_env import yinsh_v0
+from odd_env.games.yinsh.state import PASS_ACTION, YinshState, parse_point, row_action
+from odd_env import GameRecord, YinshRecord
 
 N = 121
 

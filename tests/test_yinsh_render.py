@@ -6,21 +6,13 @@ import xml.etree.ElementTree as ET
 import numpy as np
 import pytest
 
-from odd_env import render, yinsh_v0
+from odd_env.games.odd import render
+from odd_env import yinsh_v0
 from odd_env.core import GameState, square
-from odd_env.core.yinsh import YinshState, parse_point, point_name
-from odd_env.records import YinshRecord
-from odd_env.render import heatmap_colours
-from odd_env.yinsh_render import (
-    MARKER_RADIUS,
-    PIECE_COLOURS,
-    RING_HOLE,
-    RING_RADIUS,
-    status_line,
-    to_rgb,
-    to_svg,
-    yinsh_layout,
-)
+from odd_env.games.yinsh.state import YinshState, parse_point, point_name
+from odd_env.games.yinsh.records import YinshRecord
+from odd_env.games.odd.render import heatmap_colours
+from odd_env.games.yinsh.render import MARKER_RADIUS, PIECE_COLOURS, RING_HOLE, RING_RADIUS, status_line, to_rgb, to_svg, yinsh_layout
 
 SVG = "{http://www.w3.org/2000/svg}"
 COLOURS = ("white", "black")
@@ -270,10 +262,10 @@ def test_bad_arguments_say_what_is_wrong():
     with pytest.raises(ValueError, match="expected a YinshState, got GameState"):
         status_line(GameState(square(5)))
     # and the other way round: the Xodd/Yodd pictures and drawings name the YINSH module
-    from odd_env import positions, render
+    from odd_env.games.odd import positions, render
 
     for draw in (render.to_text, render.to_svg, render.to_rgb):
-        with pytest.raises(ValueError, match="got YinshState \\(YINSH positions are drawn by odd_env.yinsh_render\\)"):
+        with pytest.raises(ValueError, match="got YinshState \\(YINSH positions are drawn by odd_env.games.yinsh.render\\)"):
             draw(YinshState())
         with pytest.raises(ValueError, match="expected an Xodd or Yodd GameState, got NoneType"):
             draw(None)

@@ -4,17 +4,7 @@ import numpy as np
 import pytest
 
 from odd_env.core import hexhex, yinsh_board
-from odd_env.core.yinsh import (
-    DECISIONS,
-    NUM_ACTIONS,
-    NUM_PLANES,
-    NUM_POINTS,
-    PASS_ACTION,
-    YinshState,
-    parse_point,
-    point_name,
-    row_action,
-)
+from odd_env.games.yinsh.state import DECISIONS, NUM_ACTIONS, NUM_PLANES, NUM_POINTS, PASS_ACTION, YinshState, parse_point, point_name, row_action
 
 N = 121
 P = parse_point
@@ -497,7 +487,7 @@ def test_state_data_from_outside_is_checked_before_compiled_code_sees_it():
     again = YinshState(data=state.data.copy())
     assert again.is_terminal and again.winner == state.winner and again == state
     n = NUM_POINTS
-    from odd_env.core import yinsh_kernels as YK
+    from odd_env.games.yinsh import kernels as YK
 
     def edited(data, **fields):
         data = data.copy()
@@ -524,7 +514,7 @@ def test_state_data_from_outside_is_checked_before_compiled_code_sees_it():
         YinshState(data=edited(YinshState().data, M_LAST_FROM=P("E5"), M_LAST_TO=P("E6")))
     from odd_env.core import GameState
 
-    with pytest.raises(ValueError, match="YINSH positions are odd_env.core.yinsh.YinshState"):
+    with pytest.raises(ValueError, match="YINSH positions are odd_env.games.yinsh.state.YinshState"):
         GameState(yinsh_board())  # once played Xodd/Yodd rules on the YINSH board
 
 

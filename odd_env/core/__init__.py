@@ -1,10 +1,12 @@
-"""The pure rules core: geometry, game states (Xodd/Yodd, YINSH), legality and observation planes.
+"""The names that ``odd_env.core`` held before the games got their folders (kept for old imports).
 
-Imports numpy and numba only; never gymnasium, pettingzoo or torch.
+The rules now live with their games: :mod:`odd_env.games.odd` (Xodd and Yodd)
+and :mod:`odd_env.games.yinsh`; the board geometry in
+:mod:`odd_env.common.geometry`.
 """
 
-from .geometry import HEX_SIZES, SQUARE_SIZES, Geometry, geometry, hexhex, square, yinsh_board
-from .state import (
+from ..common.geometry import HEX_SIZES, SQUARE_SIZES, Geometry, geometry, hexhex, square, yinsh_board
+from ..games.odd.state import (
     BLACK,
     COLOUR_NAMES,
     NUM_PLANES,
@@ -14,23 +16,10 @@ from .state import (
     WHITE,
     GameState,
 )
-from .yinsh import YinshState
+from ..games.yinsh.state import YinshState
 
 __all__ = [
-    "BLACK",
-    "COLOUR_NAMES",
-    "HEX_SIZES",
-    "NUM_PLANES",
-    "OBSERVATION_VERSION",
-    "PLANE_NAMES",
-    "SQUARE_SIZES",
-    "STATE_PLANE_NAMES",
-    "WHITE",
-    "GameState",
-    "Geometry",
-    "YinshState",
-    "geometry",
-    "hexhex",
-    "square",
+    "BLACK", "COLOUR_NAMES", "HEX_SIZES", "NUM_PLANES", "OBSERVATION_VERSION", "PLANE_NAMES", "SQUARE_SIZES",
+    "STATE_PLANE_NAMES", "WHITE", "GameState", "Geometry", "YinshState", "geometry", "hexhex", "square",
     "yinsh_board",
 ]

@@ -1,8 +1,8 @@
 """Batched kernels: B games stepped in lockstep with the scalar rules kernels.
 
 Each game is one row of an ``int32[B, state_size(N)]`` array laid out as in
-:mod:`odd_env.core.kernels`; the loops below call the very functions the
-scalar :class:`~odd_env.core.state.GameState` calls.
+:mod:`odd_env.games.odd.kernels`; the loops below call the very functions the
+scalar :class:`~odd_env.games.odd.state.GameState` calls.
 
 The loops are single-threaded on purpose: one core already steps over a
 million positions a second, and the other cores stay free for the learner
@@ -15,13 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernels import (
-    M_TO_MOVE,
-    M_WINNER,
-    apply_action,
-    init_state,
-    legal_mask_and_observe,
-)
+from .kernels import M_TO_MOVE, M_WINNER, apply_action, init_state, legal_mask_and_observe
 
 
 @njit(cache=True)
@@ -30,17 +24,6 @@ def batch_reset(states, n, nbr, onboard, obs, mask, keep):
     for b in range(states.shape[0]):
         init_state(states[b], n, onboard)
         legal_mask_and_observe(states[b], n, nbr, onboard, 0, mask[b], keep[b], obs[b])
-
-
-@njit(cache=True)
-def first_illegal(mask, actions):
-    """Index of the first game whose action is not legal in ``mask``, or -1."""
-    width = mask.shape[1]
-    for b in range(actions.shape[0]):
-        a = actions[b]
-        if a < 0 or a >= width or mask[b, a] == 0:
-            return b
-    return -1
 
 
 @njit(cache=True)
@@ -74,34 +57,3 @@ def batch_step(states, actions, n, nbr, onboard, obs, mask, keep,
         player = s[m + M_TO_MOVE]
         to_play[b] = player
         legal_mask_and_observe(s, n, nbr, onboard, player, mask[b], keep[b], obs[b])
-
-
-@njit(cache=True)
-def sample_legal(mask, uniform, out):
-    """A uniformly random legal action per row of ``mask``, from ``uniform`` (float[B, K]).
-
-    Rejection sampling with the first K-1 numbers (a random action kept if
-    legal), then the legal action of rank ``floor(u * count)``; both stages
-    are uniform over the legal actions, so their mixture is too.
-    """
-    width = mask.shape[1]
-    tries = uniform.shape[1] - 1
-    for b in range(mask.shape[0]):
-        out[b] = -1
-        for t in range(tries):
-            a = int(uniform[b, t] * width)
-            if a < width and mask[b, a]:
-                out[b] = a
-                break
-        if out[b] >= 0:
-            continue
-        count = 0
-        for a in range(width):
-            count += mask[b, a]
-        target = min(int(uniform[b, tries] * count), count - 1)
-        for a in range(width):
-            if mask[b, a]:
-                if target == 0:
-                    out[b] = a
-                    break
-                target -= 1

@@ -14,7 +14,7 @@ Every game state, scalar or batched, is one ``int32`` vector of length
   date on every placement, with the number of parity-flipping cells of each
   colour in ``M_FLIPS_BLACK`` / ``M_FLIPS_WHITE``.
 
-The :class:`~odd_env.core.state.GameState` wrapper and the batched engine call
+The :class:`~odd_env.games.odd.state.GameState` wrapper and the batched engine call
 these same functions, so there is one implementation of the rules. Every
 kernel is compiled with Numba (``cache=True``); with ``NUMBA_DISABLE_JIT=1``
 they run as plain Python.
@@ -55,7 +55,7 @@ def state_size(n: int) -> int:
     return 3 * n + META
 
 NUM_PLANES = 12
-"""Observation planes written by :func:`observe_into` (see odd_env.core.state)."""
+"""Observation planes written by :func:`observe_into` (see odd_env.games.odd.state)."""
 
 
 @njit(cache=True)

@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .core.geometry import Geometry
-from .core.state import GameState
-from .core.validation import as_int, check_colour
+from ...common.geometry import Geometry
+from .state import GameState
+from .validation import as_int, check_colour
 
 Stone = tuple[int, int]
 """A stone as ``(cell, colour)``, colour 0 black or 1 white."""

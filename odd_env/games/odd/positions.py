@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from .core import kernels as K
-from .core.geometry import Geometry, geometry as make_geometry
-from .core.state import COLOUR_NAMES, GameState
-from .core.validation import check_state
+from . import kernels as K
+from ...common.geometry import Geometry, geometry as make_geometry
+from .state import COLOUR_NAMES, GameState
+from .validation import check_state
 from .notation import parse_cell
 
 _TOKENS = {".": 0, "X": 1, "B": 1, "O": 2, "W": 2}
@@ -99,7 +99,7 @@ def to_ascii(state: GameState) -> str:
     """The board of ``state`` in the format :func:`from_ascii` reads (Yodd rows indented)."""
     if not isinstance(state, GameState):
         raise ValueError(f"to_ascii draws Xodd and Yodd positions (a GameState), got {type(state).__name__}"
-                         + (": draw YINSH with odd_env.yinsh_render.to_text" if type(state).__name__ == "YinshState"
+                         + (": draw YINSH with odd_env.games.yinsh.render.to_text" if type(state).__name__ == "YinshState"
                             else ""))
     g = state.geometry
     sym = {0: ".", 1: "X", 2: "O"}

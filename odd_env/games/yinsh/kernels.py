@@ -8,7 +8,7 @@ a single ``memcpy`` and a batch of games is one 2-d array:
   ``p``: 0 white, 1 black) or ``OFFBOARD``;
 * ``s[N:N+META]``: the bookkeeping, indexed by the ``M_*`` constants.
 
-The kernels take the board tables of :func:`odd_env.core.geometry.yinsh_board`:
+The kernels take the board tables of :func:`odd_env.common.geometry.yinsh_board`:
 ``rays`` (int32[N, 6, 10]: the points along each direction until the edge;
 directions 0..2 are docs/rules/yinsh.md's row directions d, direction k + 3 the opposite
 of k), ``lines`` (int32[L, 11]: every line of at least five points, in row
@@ -19,7 +19,7 @@ Every decision of docs/rules/yinsh.md section 3 is one action: :func:`apply_acti
 plays it and moves the game on to the next decision (whose kind is in
 ``M_KIND``), :func:`legal_mask_into` writes the exact mask of that decision
 and :func:`observe_into` the observation planes. The
-:class:`~odd_env.core.yinsh.YinshState` wrapper, the AEC environment and the
+:class:`~odd_env.games.yinsh.state.YinshState` wrapper, the AEC environment and the
 batched engine call these same functions. With ``NUMBA_DISABLE_JIT=1`` they
 run as plain Python.
 
@@ -74,7 +74,7 @@ META = 16
 DRAW = 2
 
 NUM_PLANES = 24
-"""Observation planes written by :func:`observe_into` (see :mod:`odd_env.core.yinsh`)."""
+"""Observation planes written by :func:`observe_into` (see :mod:`odd_env.games.yinsh.state`)."""
 P_KIND = 6  # planes P_KIND + kind: the decision kind
 P_REMOVED_OWN = 12  # 3 planes: the viewer has removed >= 1, 2, 3 rings
 P_REMOVED_OPP = 15  # the same for the opponent

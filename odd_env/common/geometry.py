@@ -206,6 +206,6 @@ def geometry(game: str, size: int) -> Geometry:
         return hexhex(size)
     if game == "yinsh":
         raise ValueError("these are the Xodd/Yodd boards and rules; YINSH has its own: odd_env.YinshBatch for "
-                         "batched play, odd_env.game.make('yinsh') or odd_env.core.yinsh.YinshState for positions, "
+                         "batched play, odd_env.game.make('yinsh') or odd_env.games.yinsh.state.YinshState for positions, "
                          "yinsh_board() for its board")
     raise ValueError(f"game must be 'xodd' or 'yodd', got {game!r}")

@@ -18,7 +18,7 @@ marker it left to the ring's new point. Beside the board: the rings each
 player has removed (out of the 3 that win, or 1 in blitz), the markers left
 in the pool, and a frame round the player who decides, with the kind of
 decision. The two pictures are painted from one list of shapes with the
-painters of :mod:`odd_env.render`, so they show the same thing.
+painters of :mod:`odd_env.games.odd.render`, so they show the same thing.
 
 SVG elements carry classes and data attributes so that programs can find
 them: ``ring white`` / ``ring black`` and ``marker white`` / ``marker black``
@@ -41,24 +41,9 @@ from functools import lru_cache
 
 import numpy as np
 
-from .core import yinsh_kernels as K
-from .core.yinsh import PLAYER_NAMES, YinshState, _point, point_name, tables
-from .render import (
-    BACKGROUND,
-    BOARD_COLOUR,
-    HIGHLIGHT_COLOUR,
-    LINE_COLOUR,
-    STONE_COLOURS,
-    STONE_OUTLINES,
-    TEXT_COLOUR,
-    _check_heatmap,
-    _fmt,
-    _heatmap_legend,
-    _paint,
-    _Shape,
-    _svg_document,
-    heatmap_colours,
-)
+from . import kernels as K
+from .state import PLAYER_NAMES, YinshState, _point, point_name, tables
+from ...common.drawing import BACKGROUND, BOARD_COLOUR, HIGHLIGHT_COLOUR, LINE_COLOUR, STONE_COLOURS, STONE_OUTLINES, TEXT_COLOUR, _check_heatmap, _fmt, _heatmap_legend, _paint, _Shape, _svg_document, heatmap_colours
 
 SYMBOLS = {K.EMPTY: ".", K.RING: "W", K.RING + 1: "B", K.MARKER: "w", K.MARKER + 1: "b"}
 """Text symbol of each point value: rings in capitals, markers in small letters."""
@@ -179,7 +164,7 @@ def status_line(state: YinshState) -> str:
 def _check_state(state: object) -> None:
     if not isinstance(state, YinshState):
         raise ValueError(
-            f"expected a YinshState, got {type(state).__name__} (Xodd and Yodd positions are drawn by odd_env.render)"
+            f"expected a YinshState, got {type(state).__name__} (Xodd and Yodd positions are drawn by odd_env.games.odd.render)"
         )
 
 

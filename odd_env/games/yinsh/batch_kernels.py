@@ -1,25 +1,17 @@
 """Batched YINSH kernels: B games stepped in lockstep with the scalar YINSH kernels.
 
 Each game is one row of an ``int32[B, state_size(N)]`` array laid out as in
-:mod:`odd_env.core.yinsh_kernels`; the loops call the very functions
-:class:`~odd_env.core.yinsh.YinshState` calls. Single-threaded on purpose,
-like :mod:`odd_env.core.batch_kernels` (whose ``first_illegal`` and
-``sample_legal`` serve YINSH too).
+:mod:`odd_env.games.yinsh.kernels`; the loops call the very functions
+:class:`~odd_env.games.yinsh.state.YinshState` calls. Single-threaded on purpose,
+like :mod:`odd_env.games.odd.batch_kernels` (``first_illegal`` and
+``sample_legal`` of :mod:`odd_env.common.batch` serve every game).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
-from .yinsh_kernels import (
-    DRAW,
-    M_TO_MOVE,
-    M_WINNER,
-    apply_action,
-    init_state,
-    legal_mask_and_observe,
-    observe_into,
-)
+from .kernels import DRAW, M_TO_MOVE, M_WINNER, apply_action, init_state, legal_mask_and_observe, observe_into
 
 
 @njit(cache=True)

@@ -1,7 +1,7 @@
 """A game of Xodd or Yodd as a cheap-to-copy value.
 
 :class:`GameState` wraps one flat ``int32`` vector (see
-:mod:`odd_env.core.kernels`) and a :class:`~odd_env.core.geometry.Geometry`.
+:mod:`odd_env.games.odd.kernels`) and a :class:`~odd_env.common.geometry.Geometry`.
 It knows the rules and nothing of players' names, rewards or spaces: those
 belong to the environments built on top of it.
 
@@ -58,7 +58,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import kernels as K
-from .geometry import Geometry
+from ...common.geometry import Geometry
 from .validation import as_int, check_cell, check_colour, check_geometry, check_state, describe_cell
 
 OBSERVATION_VERSION = 1
@@ -165,7 +165,7 @@ class GameState:
 
         ``data`` (``int32[state_size]``, C-contiguous, writeable) is used in
         place, not copied, after checking that it is a position the rules can
-        reach (:func:`~odd_env.core.validation.check_state`); ValueError
+        reach (:func:`~odd_env.games.odd.validation.check_state`); ValueError
         saying what is wrong otherwise.
         """
         check_geometry(geometry)
@@ -288,7 +288,7 @@ class GameState:
     @property
     def game(self):
         """The :class:`odd_env.game.Game` this is a position of (Xodd or Yodd at this size)."""
-        from ..game import make  # the interface sits above the rules core
+        from ...game import make  # the interface sits above the rules core
 
         return make(self.geometry.game, self.geometry.size)
 
@@ -541,7 +541,5 @@ class GameState:
                 f"groups black={b} white={w})")
 
     def _repr_svg_(self) -> str:
-        """The position as SVG, so that Jupyter draws states (see :func:`odd_env.render.to_svg`)."""
-        from ..render import to_svg  # lazily: the rules core imports no views
-
-        return to_svg(self)
+        """The position as SVG, so that Jupyter draws states (see :func:`odd_env.games.odd.render.to_svg`)."""
+        return self.game.to_svg(self)  # the game's picture: the rules core imports no views

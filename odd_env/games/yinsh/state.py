@@ -1,7 +1,7 @@
 """A game of YINSH as a cheap-to-copy value (docs/rules/yinsh.md).
 
 :class:`YinshState` wraps one flat ``int32`` vector (see
-:mod:`odd_env.core.yinsh_kernels`). It knows the rules and nothing of players'
+:mod:`odd_env.games.yinsh.kernels`). It knows the rules and nothing of players'
 names, rewards or spaces: those belong to the environment built on top of it.
 Players are 0 (white, who starts) and 1 (black). Every decision of docs/rules/yinsh.md
 section 3 is one action of ``Discrete(485)`` (docs/rules/yinsh.md section 4), read by the
@@ -62,8 +62,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import yinsh_kernels as K
-from .geometry import Geometry, yinsh_board
+from . import kernels as K
+from ...common.geometry import Geometry, yinsh_board
 
 OBSERVATION_VERSION = 1
 """Bumped whenever the meaning of the YINSH observation planes changes."""
@@ -398,7 +398,7 @@ class YinshState:
     @property
     def game(self):
         """The :class:`odd_env.game.Game` this is a position of (YINSH, standard or blitz)."""
-        from ..game import make  # the interface sits above the rules core
+        from ...game import make  # the interface sits above the rules core
 
         return make("yinsh", variant="blitz" if self.blitz else "")
 
@@ -740,10 +740,8 @@ class YinshState:
         return cls(data=data)
 
     def _repr_svg_(self) -> str:
-        """The position as SVG, so that Jupyter draws states (see :func:`odd_env.yinsh_render.to_svg`)."""
-        from ..yinsh_render import to_svg  # lazily: the rules core imports no views
-
-        return to_svg(self)
+        """The position as SVG, so that Jupyter draws states (see :func:`odd_env.games.yinsh.render.to_svg`)."""
+        return self.game.to_svg(self)  # the game's picture: the rules core imports no views
 
     def __repr__(self) -> str:
         w, b = self.rings_removed

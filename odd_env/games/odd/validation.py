@@ -1,6 +1,6 @@
 """Checks of values handed to the rules core from outside.
 
-The compiled kernels of :mod:`odd_env.core.kernels` trust their inputs: an
+The compiled kernels of :mod:`odd_env.games.odd.kernels` trust their inputs: an
 index out of range there reads or writes outside an array, and the process
 dies. Everything that comes from a user (a cell, an action, a whole state
 vector) is checked here first, once, at the boundary; the step path itself
@@ -9,7 +9,7 @@ never validates.
 * :func:`as_int`: an integer scalar (``int``, NumPy integer or 0-d integer
   array, never ``bool``) as a Python ``int``, exactly (no wrapping).
 * :func:`check_state` / :func:`check_states`: the structural check of one
-  state vector / a batch of them (layout of :mod:`odd_env.core.kernels`): the
+  state vector / a batch of them (layout of :mod:`odd_env.games.odd.kernels`): the
   board values, the union-find, the counters, the parity bits and the turn
   bookkeeping must be those of a position the rules can reach. Raise
   ``ValueError`` naming the first thing wrong.
@@ -27,17 +27,8 @@ import numpy as np
 from numba import njit
 
 from . import kernels as K
-from .geometry import Geometry
-
-
-def as_int(value: Any) -> int | None:
-    """``value`` as a Python int if it is an integer scalar (``int``, NumPy integer,
-    0-d integer array; not ``bool``), else None. The conversion is exact."""
-    if isinstance(value, (int, np.integer)):
-        return None if type(value) is bool else int(value)
-    if isinstance(value, np.ndarray) and value.ndim == 0 and value.dtype.kind in "iu":
-        return int(value)
-    return None
+from ...common.geometry import Geometry
+from ...common.validation import as_int
 
 
 def check_cell(geometry: Geometry, cell: Any, what: str = "cell") -> int:
@@ -373,11 +364,11 @@ def check_geometry(geometry: Any) -> Geometry:
     """``geometry`` if it is a :class:`Geometry`; ValueError otherwise."""
     if not isinstance(geometry, Geometry):
         raise ValueError(
-            f"geometry must be an odd_env Geometry (odd_env.core.geometry('xodd', 9)), got {type(geometry).__name__}"
+            f"geometry must be an odd_env Geometry (odd_env.common.geometry('xodd', 9)), got {type(geometry).__name__}"
         )
     if geometry.kind not in ("square", "hex"):
         raise ValueError(f"this is the {geometry.game} board: Xodd and Yodd positions need an Xodd or Yodd board "
-                         "(odd_env.core.geometry('xodd', 9)); YINSH positions are odd_env.core.yinsh.YinshState")
+                         "(odd_env.common.geometry('xodd', 9)); YINSH positions are odd_env.games.yinsh.state.YinshState")
     return geometry
 
 
