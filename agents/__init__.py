@@ -8,12 +8,12 @@ Agents play both colours and both steps of a turn and repeat under a seed.
 =========  ===============================================================
 name       player
 =========  ===============================================================
-random     uniform over the legal actions (:mod:`agents.random_agent`)
-greedy     the best whole turn by group count, one turn deep (:mod:`agents.greedy`)
+random     uniform over the legal actions (:mod:`agents.players.random_agent`)
+greedy     the best whole turn by group count, one turn deep (:mod:`agents.players.greedy`)
 mcts       Monte Carlo tree search over steps: rollouts, or a PPO network's priors and values
-           (``network=PATH`` or a pretrained name) (:mod:`agents.mcts`)
-ppo        a PPO network: ``path=`` a checkpoint or ``pretrained=`` a shipped name (:mod:`agents.ppo`, lazily)
-rllib      a network trained on Ray RLlib (:mod:`agents.rllib`, lazily; needs
+           (``network=PATH`` or a pretrained name) (:mod:`agents.players.mcts`)
+ppo        a PPO network: ``path=`` a checkpoint or ``pretrained=`` a shipped name (:mod:`agents.train.ppo`, lazily)
+rllib      a network trained on Ray RLlib (:mod:`agents.train.rllib`, lazily; needs
            the ``rllib`` extra): the same kind of player as ``ppo``
 =========  ===============================================================
 
@@ -37,7 +37,7 @@ constructor takes the options, e.g. ``path=``).
 
 To play against an agent: ``python -m agents.play`` in a terminal (see
 :mod:`agents.play`), or ``agents.play_widget(opponent="greedy", game="xodd")``
-in Jupyter (:mod:`agents.widget`, imported on first use: it needs anywidget).
+in Jupyter (:mod:`agents.play.widget`, imported on first use: it needs anywidget).
 
 This package imports numpy and numba only; torch and ray are never imported here.
 """
@@ -47,16 +47,16 @@ from __future__ import annotations
 from typing import Any
 
 from .base import Agent, infer_geometry
-from .greedy import GreedyAgent
-from .mcts import MCTSAgent
+from .players.greedy import GreedyAgent
+from .players.mcts import MCTSAgent
 from .pretrained import PretrainedNetwork, get_pretrained, pretrained_networks
-from .random_agent import RandomAgent
+from .players.random_agent import RandomAgent
 from .registry import LAZY, AgentFactory, available, load, parse_spec, register, split_specs
 
 def __getattr__(name: str) -> Any:
     # play_widget needs anywidget (the notebooks extra): imported on first use only.
     if name == "play_widget":
-        from .widget import play_widget
+        from .play.widget import play_widget
 
         globals()[name] = play_widget
         return play_widget

@@ -17,10 +17,10 @@ Use them by name wherever a checkpoint path is accepted::
 :func:`pretrained_networks` lists them (it reads ``index.json`` only: no torch
 import); :func:`pretrained_path` gives a name's file. An entry may also carry a
 search network (``search`` in the index: the player's network with its value
-refit on its own games by :mod:`agents.refit`), which then guides
+refit on its own games by :mod:`agents.train.refit`), which then guides
 ``mcts:network=NAME`` in place of the player's own; ``ppo:pretrained=NAME``
 always plays the player's. Loading a network verifies
-the file as every checkpoint is verified (:func:`agents.checkpoint.load`) and
+the file as every checkpoint is verified (:func:`agents.train.checkpoint.load`) and
 also checks it against its index entry, so a replaced file is refused.
 """
 
@@ -64,12 +64,12 @@ class PretrainedNetwork:
     """The command that trained it (then ``python -m agents.checkpoint export``)."""
     refit_command: str = ""
     """For a network whose value was refit on its own games, the ``python -m agents.refit`` command that
-    made the shipped file from the trained one (see :mod:`agents.refit`); empty otherwise."""
+    made the shipped file from the trained one (see :mod:`agents.train.refit`); empty otherwise."""
     strength: tuple[dict[str, Any], ...] = field(default=())
     """Arena results: dicts with ``opponent``, ``games``, ``win_rate``, ``ci_low``, ``ci_high``."""
     search_path: Path | None = None
     """The network that guides ``agents.load("mcts", network=NAME)`` when it is not the player's own:
-    the player's network with its value refit on its own games (:mod:`agents.refit`), where that refit
+    the player's network with its value refit on its own games (:mod:`agents.train.refit`), where that refit
     made the search stronger but the network's own play weaker; None when the search uses :attr:`path`."""
     search_sha256: str = ""
     """The checksum of :attr:`search_path`'s file (checked when it loads)."""
@@ -197,15 +197,15 @@ def check_loaded(net: PretrainedNetwork, metadata: dict[str, Any], search: bool 
 
 
 def load_pretrained(name: str, device: str = "cpu", search: bool = False):
-    """The shipped network ``name`` (a :class:`~agents.network.PolicyValueNet` in eval mode) and its file;
+    """The shipped network ``name`` (a :class:`~agents.train.network.PolicyValueNet` in eval mode) and its file;
     with ``search=True`` the network that guides searches named by it (its search network if it ships
     one, :attr:`PretrainedNetwork.search_path`, else the same).
 
-    The file is verified as every checkpoint is (:func:`agents.checkpoint.load`)
+    The file is verified as every checkpoint is (:func:`agents.train.checkpoint.load`)
     and must match its index entry. Imports torch.
     """
-    from . import checkpoint as ckpt_io
-    from .network import check_device
+    from .train import checkpoint as ckpt_io
+    from .train.network import check_device
 
     check_device(device, "device")
     if not isinstance(search, bool):

@@ -18,11 +18,11 @@ AgentFactory = Callable[..., Agent]
 
 _REGISTRY: dict[str, AgentFactory] = {}
 LAZY: dict[str, str] = {
-    "random": "agents.random_agent:RandomAgent",
-    "greedy": "agents.greedy:GreedyAgent",
-    "mcts": "agents.mcts:MCTSAgent",
-    "ppo": "agents.ppo:PPOAgent",
-    "rllib": "agents.rllib:load_player",
+    "random": "agents.players.random_agent:RandomAgent",
+    "greedy": "agents.players.greedy:GreedyAgent",
+    "mcts": "agents.players.mcts:MCTSAgent",
+    "ppo": "agents.train.ppo:PPOAgent",
+    "rllib": "agents.train.rllib:load_player",
 }
 """Names resolved on first use by importing ``module:attribute``."""
 

@@ -257,8 +257,10 @@ def _build(game: Game, name: str, matrix: np.ndarray, vectors: np.ndarray) -> Sy
 
 @lru_cache(maxsize=None)
 def _group(game: Game) -> tuple[Symmetry, ...]:
-    if game.name not in ("xodd", "yodd", "yinsh"):
-        raise ValueError(f"no symmetries are known for {game.label}: the games with symmetries are xodd, yodd, yinsh")
+    if game.name not in ("xodd", "yodd", "yinsh"):  # a game whose symmetries are not known: the identity alone
+        hw, planes = game.height * game.width, game.num_planes
+        return (Symmetry(game, "identity", np.arange(hw, dtype=np.int64), np.arange(planes * hw, dtype=np.int64),
+                         np.arange(game.num_actions, dtype=np.int64)),)
     vectors, rotate, reflect, angle = _coordinates(game)
     out = []
     for mirrored in (False, True):

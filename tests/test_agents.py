@@ -14,10 +14,10 @@ import reference as R
 
 import agents
 from agents.arena import fit_elo, main as arena_main, play_game, round_robin, wilson_interval
-from agents.greedy import GreedyAgent
+from agents.players.greedy import GreedyAgent
 from odd_env.games.odd.heuristics import WIN, action_scores, best_turn
-from agents.mcts import MCTSAgent
-from agents.random_agent import RandomAgent
+from agents.players.mcts import MCTSAgent
+from agents.players.random_agent import RandomAgent
 from odd_env.core import GameState, hexhex, square
 from odd_env.games.odd.notation import parse_cell
 from odd_env.games.odd.positions import from_ascii
@@ -411,7 +411,7 @@ def test_load_by_name_and_spec():
         agents.load("random:simulations=3")
     with pytest.raises(ValueError, match="malformed"):
         agents.parse_spec("mcts:simulations")
-    if importlib.util.find_spec("agents.ppo") is None:
+    if importlib.util.find_spec("agents.train.ppo") is None:
         with pytest.raises(ValueError, match="could not be loaded"):
             agents.load("ppo", path="nowhere.pt")
 

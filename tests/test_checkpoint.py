@@ -15,9 +15,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import agents  # noqa: E402
-from agents import checkpoint  # noqa: E402
+from agents.train import checkpoint  # noqa: E402
 from agents.arena import main as arena_main  # noqa: E402
-from agents.ppo import Args, Trainer, load_checkpoint, main as ppo_main  # noqa: E402
+from agents.train.ppo import Args, Trainer, load_checkpoint, main as ppo_main  # noqa: E402
 
 
 def tiny_args(tmp_path, **kw):

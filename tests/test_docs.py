@@ -83,7 +83,7 @@ def _documented_ppo_commands() -> list[str]:
     commands = [m.group(0) for m in re.finditer(r"python -m agents\.ppo(?: +[^\s`|]+)+", text)]
     index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
     rows = index.values() if isinstance(index, dict) else index
-    commands += [row["command"] for row in rows if isinstance(row, dict) and "agents.ppo" in str(row.get("command"))]
+    commands += [row["command"] for row in rows if isinstance(row, dict) and "agents.train.ppo" in str(row.get("command"))]
     return commands
 
 
@@ -93,7 +93,7 @@ def test_documented_training_commands_parse_and_their_opponents_play_the_game(tm
     command keeps the default --eval-opponents, which leaves greedy out there)."""
     import shlex
 
-    from agents.ppo import build_agents, eval_opponents, game_of, parse_args, validate_args
+    from agents.train.ppo import build_agents, eval_opponents, game_of, parse_args, validate_args
 
     commands = _documented_ppo_commands()
     assert any("--game yinsh" in c for c in commands) and len(commands) >= 4, commands
@@ -115,12 +115,12 @@ def test_documented_training_commands_parse_and_their_opponents_play_the_game(tm
 
 def test_notebook_02_prints_the_command_of_its_own_run():
     """The command line notebook 02 shows (its committed output) is the notebook's full-mode run:
-    parsed by agents.ppo it gives the same Args (a dropped flag or a changed default shows here)."""
+    parsed by agents.train.ppo it gives the same Args (a dropped flag or a changed default shows here)."""
     import json
     import shlex
     from dataclasses import asdict
 
-    from agents.ppo import Args, parse_args
+    from agents.train.ppo import Args, parse_args
 
     cells = json.loads((ROOT / "notebooks/02_train_a_baseline.ipynb").read_text(encoding="utf-8"))["cells"]
     settings = next(c for c in cells if c["cell_type"] == "code" and "args = Args(" in "".join(c["source"]))
@@ -147,7 +147,7 @@ def test_module_docstring_examples_run_as_written(tmp_path, monkeypatch):
     """The self-contained examples at the top of the modules run (two once needed a missing import
     or stated an impossible position); the record formats they show parse to the results they name."""
     import agents
-    from agents.play_session import PlaySession
+    from agents.play.session import PlaySession
     from odd_env.games.odd.positions import from_ascii
     from odd_env import GameRecord, YinshRecord
 

@@ -546,7 +546,7 @@ def group_ppo_resume() -> list[Case]:
 
     import torch
 
-    from agents.ppo import Args, Trainer, train
+    from agents.train.ppo import Args, Trainer, train
 
     torch.set_num_threads(1)
     tmp = Path(tempfile.mkdtemp())
@@ -554,7 +554,7 @@ def group_ppo_resume() -> list[Case]:
                 minibatch_size=64, update_epochs=1, eval_every=0, eval_games=2, snapshot_every=100,
                 checkpoint_every=100, run_dir=str(tmp / "run"), tensorboard=False, progress=False,
                 threads=1, total_steps=64, seed=0, resume=True)
-    from agents import checkpoint as ckpt_io
+    from agents.train import checkpoint as ckpt_io
 
     trainer = Trainer(args)
     metadata, data = trainer.checkpoint()

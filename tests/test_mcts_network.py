@@ -10,8 +10,8 @@ torch = pytest.importorskip("torch")
 
 import agents  # noqa: E402
 from agents.arena import play_game, round_robin  # noqa: E402
-from agents.mcts import MCTSAgent  # noqa: E402
-from agents.ppo import Args, PPOAgent, Trainer  # noqa: E402
+from agents.players.mcts import MCTSAgent  # noqa: E402
+from agents.train.ppo import Args, PPOAgent, Trainer  # noqa: E402
 from odd_env.game import make  # noqa: E402
 
 
@@ -162,8 +162,8 @@ def test_policy_values_is_policy_value_of_each_position(xodd4):
 
 def test_batch_and_c_options(xodd4):
     assert agents.load("mcts", network=xodd4).batch == agents.load("mcts").batch == 1
-    assert agents.load("mcts", network=xodd4)._c == agents.mcts.C_VALUE
-    assert agents.load("mcts")._c == agents.mcts.C_ROLLOUT
+    assert agents.load("mcts", network=xodd4)._c == agents.players.mcts.C_VALUE
+    assert agents.load("mcts")._c == agents.players.mcts.C_ROLLOUT
     assert agents.load("mcts", network=xodd4, c=2.0, batch=2).label == \
         f"mcts:simulations=200,c=2.0,network={xodd4},batch=2"
     with pytest.raises(ValueError, match=r"batch=4 needs a value function \(network= or policy_value_fn=\)"):
@@ -261,14 +261,14 @@ def test_group_weight_blends_the_group_balance_into_the_leaf_values(tmp_path_fac
         black, white = leaf.group_counts
         balance = (white - black) if leaf.to_move == 0 else (black - white)
         assert balance != 0  # (the position is chosen so that the weight shows)
-        value = weight * np.tanh(balance / agents.mcts.GROUP_SCALE)  # for the player to act at the leaf
+        value = weight * np.tanh(balance / agents.players.mcts.GROUP_SCALE)  # for the player to act at the leaf
         value_for_root = value if leaf.to_move == state.to_move else -value
         (i,) = np.flatnonzero(player._root.visits)
         assert player._root.wins[i] == pytest.approx(0.5 * (1 + value_for_root))
     # Unless given: GROUP_WEIGHT with a value function on Xodd/Yodd, 0 with rollouts.
     auto = MCTSAgent(simulations=1, policy_value_fn=flat, seed=0)
     auto.act(state)
-    assert auto.group_weight is None and auto._group_weight == agents.mcts.GROUP_WEIGHT == 0.5
+    assert auto.group_weight is None and auto._group_weight == agents.players.mcts.GROUP_WEIGHT == 0.5
     assert auto.label == "mcts:simulations=1,pv"
     rollouts = MCTSAgent(simulations=2, seed=0)
     rollouts.act(state)

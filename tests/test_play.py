@@ -14,11 +14,11 @@ import numpy as np
 import pytest
 
 import agents
-from agents.greedy import GreedyAgent
-from agents.play import main, use_colour
-from agents.play_session import PlaySession, adapter
+from agents.players.greedy import GreedyAgent
+from agents.play.cli import main, use_colour
+from agents.play.session import PlaySession, adapter
 from odd_env.games.yinsh.front import YinshFrontEnd as YinshAdapter
-from agents.random_agent import RandomAgent
+from agents.players.random_agent import RandomAgent
 from odd_env.core import BLACK, WHITE, GameState, hexhex, square
 from odd_env.games.odd.notation import parse_stone
 from odd_env.games.yinsh.state import YinshState, parse_point, point_name, row_action
@@ -438,7 +438,7 @@ def widget(**kwargs):
 def test_play_widget_is_exported_lazily():
     code = ("import sys, agents; assert 'anywidget' not in sys.modules and 'torch' not in sys.modules; "
             "f = agents.play_widget; assert callable(f) and agents.play_widget is f; "
-            "assert callable(agents.play_widget); import agents.widget; assert agents.play_widget is f")
+            "assert callable(agents.play_widget); import agents.play.widget; assert agents.play_widget is f")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
     assert out.returncode == 0, out.stderr

@@ -9,8 +9,8 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import agents  # noqa: E402
-from agents.network import NetConfig, PolicyValueNet, masked_entropy, masked_logits  # noqa: E402
-from agents.ppo import Args, PPOAgent, Trainer, load_checkpoint, parse_args, per_player_advantages, train  # noqa: E402
+from agents.train.network import NetConfig, PolicyValueNet, masked_entropy, masked_logits  # noqa: E402
+from agents.train.ppo import Args, PPOAgent, Trainer, load_checkpoint, parse_args, per_player_advantages, train  # noqa: E402
 from odd_env import OddBatch  # noqa: E402
 from odd_env.core import GameState, square  # noqa: E402
 
@@ -359,7 +359,7 @@ def test_without_augment_no_sample_is_mapped_and_nothing_is_drawn(tmp_path, monk
 
 
 def test_augment_with_the_identity_alone_is_the_plain_update(tmp_path, monkeypatch):
-    import agents.ppo as ppo
+    import agents.train.ppo as ppo
 
     plain, augmented = Trainer(small_args(tmp_path / "a")), Trainer(small_args(tmp_path / "b", augment=True))
     group = ppo.symmetries
@@ -488,7 +488,7 @@ def test_an_arena_journal_refuses_a_checkpoint_retrained_at_the_same_path(tmp_pa
 def test_a_trainer_that_fails_to_build_leaves_the_process_as_it_was(tmp_path):
     import random
 
-    with pytest.raises(ValueError, match="Trainer takes an agents.ppo.Args"):
+    with pytest.raises(ValueError, match="Trainer takes an agents.train.ppo.Args"):
         Trainer({"game": "xodd"})
     before = (random.getstate(), np.random.get_state()[1].copy(), torch.get_rng_state().clone(),
               torch.get_num_threads())

@@ -12,8 +12,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.checkpoint import read_metadata  # noqa: E402
-from agents.ppo import MUTABLE_ON_RESUME, main  # noqa: E402
+from agents.train.checkpoint import read_metadata  # noqa: E402
+from agents.train.ppo import MUTABLE_ON_RESUME, main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 TINY = ["--board-size", "4", "--num-games", "4", "--rollout-steps", "4", "--channels", "4", "--blocks", "1",
@@ -179,10 +179,10 @@ def test_the_bar_counts_toward_the_nearer_limit(tmp_path, capsys):
 
 
 def test_rllib_command_line_checks_its_options_and_says_how_to_get_ray(tmp_path, capsys, monkeypatch):
-    """Without Ray (the rllib extra), and before Ray would start: the same ranges as agents.ppo, one message."""
+    """Without Ray (the rllib extra), and before Ray would start: the same ranges as agents.train.ppo, one message."""
     import importlib.util
 
-    from agents import rllib_train
+    from agents.train import rllib_train
 
     find_spec = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "ray" else find_spec(name, *a))
@@ -190,7 +190,7 @@ def test_rllib_command_line_checks_its_options_and_says_how_to_get_ray(tmp_path,
                           (["--gamma", "7"], r"--gamma must be a finite number in \[0, 1\], got 7.0"),
                           (["--seed", "-1"], "--seed must be >= 0, got -1"),
                           (["--blocks", "-1"], "--blocks must be >= 0, got -1"),
-                          (["--blocks", "0"], r'Ray is not installed'),  # as agents.ppo, which takes 0 too
+                          (["--blocks", "0"], r'Ray is not installed'),  # as agents.train.ppo, which takes 0 too
                           (["--eval-opponents", "mcts:simulations=-5"], "--eval-opponents mcts:simulations=-5: mcts "
                                                                         "option simulations must be an integer >= 1"),
                           ([], r'Ray is not installed: pip install -e "\.\[rllib\]"'),

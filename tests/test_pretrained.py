@@ -12,10 +12,10 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import agents  # noqa: E402
-from agents import checkpoint as ckpt_io  # noqa: E402
+from agents.train import checkpoint as ckpt_io  # noqa: E402
 from agents import pretrained as pre  # noqa: E402
 from agents.arena import ArenaResult, play_game, round_robin, wilson_interval  # noqa: E402
-from agents.ppo import Trainer, train  # noqa: E402
+from agents.train.ppo import Trainer, train  # noqa: E402
 from odd_env.game import make as make_game  # noqa: E402
 
 from test_ppo import small_args  # noqa: E402
@@ -63,7 +63,7 @@ RECIPE = ("game", "board_size", "variant", "seed", "init_from", "num_games", "ro
 def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
     import shlex
 
-    from agents.ppo import parse_args
+    from agents.train.ppo import parse_args
 
     net = {n.name: n for n in SHIPPED}[name]
     argv = shlex.split(net.command)
@@ -73,10 +73,10 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
     trained = {"init_from": "", **meta["args"]}  # (runs from before --init-from started from random weights)
     assert {k: getattr(given, k) for k in RECIPE} == {k: trained[k] for k in RECIPE}
     assert given.total_steps >= net.global_step
-    # A network whose value was refit (agents.refit): its second command is the refit recorded in the file.
+    # A network whose value was refit (agents.train.refit): its second command is the refit recorded in the file.
     assert bool(net.refit_command) == ("refit" in meta)
     if net.refit_command:
-        from agents.refit import build_parser
+        from agents.train.refit import build_parser
 
         argv = shlex.split(net.refit_command)
         assert argv[:3] == ["python", "-m", "agents.refit"]
@@ -85,7 +85,7 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
         assert {k: refit[k] for k in meta["refit"] if k in refit} == \
             {k: v for k, v in meta["refit"].items() if k in refit}
     if net.search_command:  # and the command that made its search network is the refit recorded there
-        from agents.refit import build_parser
+        from agents.train.refit import build_parser
 
         argv = shlex.split(net.search_command)
         assert argv[:3] == ["python", "-m", "agents.refit"] and argv[3] == name
@@ -294,7 +294,7 @@ def test_the_gym_opponent_and_the_arena_take_the_spec(folder):
 
 
 def test_a_search_network_guides_the_search_and_leaves_the_player(folder, tmp_path):
-    from agents.refit import RefitOptions, refit
+    from agents.train.refit import RefitOptions, refit
 
     player_sha = pre.get_pretrained("tiny4").sha256
     opts = RefitOptions(games=20, num_games=10, epochs=1, explore_plies=6)

@@ -1,4 +1,4 @@
-"""agents.refit: a network's value head refit on the outcomes of its own games."""
+"""agents.train.refit: a network's value head refit on the outcomes of its own games."""
 
 import subprocess
 import sys
@@ -10,9 +10,9 @@ import pytest
 torch = pytest.importorskip("torch")
 
 import agents  # noqa: E402
-from agents import checkpoint as ckpt_io  # noqa: E402
-from agents.ppo import train  # noqa: E402
-from agents.refit import RefitOptions, refit, self_play  # noqa: E402
+from agents.train import checkpoint as ckpt_io  # noqa: E402
+from agents.train.ppo import train  # noqa: E402
+from agents.train.refit import RefitOptions, refit, self_play  # noqa: E402
 from odd_env.game import make as make_game  # noqa: E402
 
 from test_ppo import small_args  # noqa: E402

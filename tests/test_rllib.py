@@ -17,10 +17,10 @@ pytest.importorskip("ray.rllib")
 import gymnasium  # noqa: E402
 
 import agents  # noqa: E402
-from agents import rllib  # noqa: E402
+from agents.train import rllib  # noqa: E402
 from agents.arena import play_game  # noqa: E402
-from agents.network import NetConfig, PolicyValueNet  # noqa: E402
-from agents.rllib_train import Args, build_config, main, parse_args, train  # noqa: E402
+from agents.train.network import NetConfig, PolicyValueNet  # noqa: E402
+from agents.train.rllib_train import Args, build_config, main, parse_args, train  # noqa: E402
 from odd_env import xodd_v0, yodd_v0  # noqa: E402
 from odd_env.game import make as make_game  # noqa: E402
 
@@ -137,7 +137,7 @@ def _observations(game, size, n, seed=0):
 def test_module_is_the_baseline_network_with_masked_logits():
     from ray.rllib.core.columns import Columns
 
-    bare = rllib.module_spec("yodd", 3, channels=8, blocks=0).build()  # no residual block, as agents.ppo allows
+    bare = rllib.module_spec("yodd", 3, channels=8, blocks=0).build()  # no residual block, as agents.train.ppo allows
     assert bare.net.config.blocks == 0 and len(bare.net.blocks) == 0
     module = rllib.module_spec("yodd", 3, channels=8, blocks=1).build()
     assert isinstance(module.net, PolicyValueNet)
@@ -294,7 +294,7 @@ def test_two_iterations_on_local_ray_give_a_checkpoint_that_plays(tmp_path, loca
     assert (tmp_path / "run" / "metrics.csv").read_text().count("\n") == 3
 
     player = agents.load("rllib", path=str(tmp_path / "run" / "checkpoint"))
-    from agents.ppo import PPOAgent
+    from agents.train.ppo import PPOAgent
 
     assert isinstance(player, PPOAgent) and isinstance(player.network, PolicyValueNet)
     assert player.label == "rllib" and player.network.config.channels == 8
@@ -311,7 +311,7 @@ def test_two_iterations_on_local_ray_give_a_checkpoint_that_plays(tmp_path, loca
 def test_a_resumed_run_rebuilds_the_league_and_continues(tmp_path, local_ray):
     import json
 
-    from agents.rllib_train import _save
+    from agents.train.rllib_train import _save
 
     args = tiny_args(tmp_path, env_runners=0, eval_every=0, pool_size=2)
     algo = build_config(args).build_algo()

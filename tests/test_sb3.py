@@ -14,7 +14,7 @@ from stable_baselines3.common.env_checker import check_env as sb3_check_env  # n
 from stable_baselines3.common.preprocessing import is_image_space  # noqa: E402
 
 import odd_env  # noqa: E402,F401 (registers the envs)
-from agents.sb3 import BoardFeatures  # noqa: E402
+from agents.train.sb3 import BoardFeatures  # noqa: E402
 from odd_env import OddGymEnv  # noqa: E402
 
 torch.set_num_threads(1)

@@ -2,7 +2,7 @@
 
 The terminal (``python -m agents.play``) and the Jupyter board
 (``agents.play_widget``) run one generic session
-(:class:`agents.play_session.PlaySession`) and take everything game-specific
+(:class:`agents.play.session.PlaySession`) and take everything game-specific
 from the game's :class:`FrontEnd` (``odd_env.game.make(...).front_end()``):
 :class:`odd_env.games.odd.front.OddFrontEnd` for Xodd and Yodd,
 :class:`odd_env.games.yinsh.front.YinshFrontEnd` for YINSH. A new game

@@ -1,6 +1,6 @@
 """Xodd and Yodd heuristics: the greedy player's compiled search, and what search takes from it.
 
-The greedy player (:class:`agents.greedy.GreedyAgent`) plays the best whole turn by the group count, one turn deep.
+The greedy player (:class:`agents.players.greedy.GreedyAgent`) plays the best whole turn by the group count, one turn deep.
 
 At step 1 of a turn the greedy agent looks at every legal turn -- pass, every
 one-stone turn and every two-stone turn -- and scores each by

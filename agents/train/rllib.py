@@ -1,16 +1,16 @@
 """Ray RLlib on the games of :mod:`odd_env.game`: envs, the baseline's network, a league, players.
 
-What RLlib (new API stack) needs, and how :mod:`agents.rllib_train` (the
+What RLlib (new API stack) needs, and how :mod:`agents.train.rllib_train` (the
 command line, and ``build_config``, the ``PPOConfig`` of a run) puts it
 together::
 
     import ray, agents
-    from agents.rllib_train import Args, build_config
+    from agents.train.rllib_train import Args, build_config
     ray.init(num_cpus=2)
     algo = build_config(Args(game="yodd", board_size=6, env_runners=2)).build_algo()
     algo.train()
     algo.save_to_path("/abs/path/checkpoint")
-    player = agents.load("rllib", path="/abs/path/checkpoint")   # an agents.ppo.PPOAgent
+    player = agents.load("rllib", path="/abs/path/checkpoint")   # an agents.train.ppo.PPOAgent
 
 The environment (:class:`GameMultiAgentEnv`)
     One position of the game as an RLlib ``MultiAgentEnv``, one decision per
@@ -35,14 +35,14 @@ The environment (:class:`GameMultiAgentEnv`)
     0 with this module's masked policy).
 
 The RLModule (:class:`BoardRLModule`)
-    Holds an :class:`agents.network.PolicyValueNet` built from
+    Holds an :class:`agents.train.network.PolicyValueNet` built from
     :meth:`NetConfig.for_game` (same trunk, hexagonal kernels, policy planes
-    as :mod:`agents.ppo`); reads the planes back channels-first and returns
+    as :mod:`agents.train.ppo`); reads the planes back channels-first and returns
     logits with illegal actions at the dtype's minimum
-    (:func:`agents.network.masked_logits`, probability exactly 0) and the
+    (:func:`agents.train.network.masked_logits`, probability exactly 0) and the
     value head through RLlib's ``ValueFunctionAPI``. A module trained here
-    and a network trained by :mod:`agents.ppo` are the same kind of object:
-    :func:`load_player` wraps ``module.net`` in :class:`agents.ppo.PPOAgent`.
+    and a network trained by :mod:`agents.train.ppo` are the same kind of object:
+    :func:`load_player` wraps ``module.net`` in :class:`agents.train.ppo.PPOAgent`.
 
 Self-play with a league (:class:`LeagueCallback`, :class:`LeagueMapping`)
     One shared policy, ``"main"``, trained on every decision it makes on
@@ -237,7 +237,7 @@ class BoardRLModule(TorchRLModule, ValueFunctionAPI):
 
     ``model_config``: ``game``, ``board_size``, ``variant`` (the game) and the
     trunk's ``channels``, ``blocks``, ``value_hidden``. The network is
-    :attr:`net`, a plain :class:`agents.network.PolicyValueNet`.
+    :attr:`net`, a plain :class:`agents.train.network.PolicyValueNet`.
     """
 
     def setup(self) -> None:
@@ -426,7 +426,7 @@ class LeagueCallback(RLlibCallback):
 # ================================================================ evaluation
 def arena_scores(net: PolicyValueNet, opponents: Sequence[str], games: int, seed: int) -> dict[str, tuple[float, int]]:
     """(score, games) of ``net``'s greedy policy against each opponent spec, half with each colour."""
-    from .arena import round_robin
+    from ..arena import round_robin
     from .ppo import PPOAgent
 
     cfg = net.config
@@ -483,7 +483,7 @@ def module_checkpoint_dir(path: str | Path) -> Path:
 
 
 def load_network(path: str | Path) -> PolicyValueNet:
-    """The :class:`PolicyValueNet` of ``main`` in an RLlib checkpoint written by :mod:`agents.rllib_train`."""
+    """The :class:`PolicyValueNet` of ``main`` in an RLlib checkpoint written by :mod:`agents.train.rllib_train`."""
     path = Path(path)
     if not path.exists():
         raise FileNotFoundError(f"no RLlib checkpoint at {path}")
@@ -494,7 +494,7 @@ def load_network(path: str | Path) -> PolicyValueNet:
 
 
 def load_player(path: str, greedy: bool = True, seed: int | None = None, device: str = "cpu"):
-    """``agents.load("rllib", path=...)``: the checkpoint's network as an :class:`agents.ppo.PPOAgent`.
+    """``agents.load("rllib", path=...)``: the checkpoint's network as an :class:`agents.train.ppo.PPOAgent`.
 
     The same kind of player as ``agents.load("ppo", path=...)``, labelled
     ``rllib``: it plays in the arena and as a Gymnasium env's ``opponent=``.

@@ -19,7 +19,7 @@ a value function. Rollout policies:
 
 * ``"auto"`` (default): ``"greedy"`` on Xodd and Yodd, ``"random"`` on YINSH;
 * ``"greedy"``: the greedy agent's whole-turn choice
-  (:func:`agents.greedy.best_turn`), with a uniformly random step instead with
+  (:func:`agents.players.greedy.best_turn`), with a uniformly random step instead with
   probability ``epsilon``;
 * ``"random"``: uniform over the legal actions of each step.
 
@@ -31,11 +31,11 @@ computed when a node is first searched through -- or from
 for the player to act)``, which then also replaces the rollouts.
 
 Network-guided search: ``agents.load("mcts", network="run/last.pt")`` loads
-a trained PPO network (:class:`agents.ppo.PPOAgent`, imported only then) and
+a trained PPO network (:class:`agents.train.ppo.PPOAgent`, imported only then) and
 uses its masked policy as the priors and its value head instead of rollouts,
 AlphaZero-style, in every game; ``network="xodd9"`` names a network shipped
 with the package (:mod:`agents.pretrained`), and where that name ships a
-search network (its value refit on its own games, :mod:`agents.refit`)
+search network (its value refit on its own games, :mod:`agents.train.refit`)
 the search uses that one. The option is a string, so the
 agent rebuilds from its options and pickles (with the network's weights) for
 the arena's workers; the agent is tied to the
@@ -72,7 +72,7 @@ import numpy as np
 
 from odd_env.game import Game, Position
 
-from .base import Agent, check_bool, check_float, check_int, check_position, new_rng_state
+from ..base import Agent, check_bool, check_float, check_int, check_position, new_rng_state
 
 ROLLOUTS = ("auto", "random", "greedy")
 PRIORS = ("auto", None, "greedy")
@@ -172,7 +172,7 @@ class MCTSAgent(Agent):
             the visited edges (first-play urgency; 0, the default: the mean).
         symmetries: with ``network=``, the network's priors and value are the
             means over this many images of each position under the board's
-            symmetries (:class:`agents.ppo.PPOAgent` ``symmetries``); 1 (default)
+            symmetries (:class:`agents.train.ppo.PPOAgent` ``symmetries``); 1 (default)
             evaluates the position as it is.
         group_weight: Xodd/Yodd with a value function: a new leaf's value is
             ``(1 - w) * value + w * tanh((opponent's groups - own groups) /``
@@ -247,7 +247,7 @@ class MCTSAgent(Agent):
         if network is not None:
             if policy_value_fn is not None:
                 raise ValueError("mcts: give network= (a checkpoint) or policy_value_fn=, not both")
-            from .pretrained import pretrained_names
+            from ..pretrained import pretrained_names
 
             shipped = pretrained_names()
             is_name = isinstance(network, str) and network in shipped and not os.path.isfile(network)
@@ -256,16 +256,16 @@ class MCTSAgent(Agent):
                                  f"({', '.join(shipped) or 'none shipped'}) or the path of a PPO checkpoint file, "
                                  f"got {network!r}"
                                  + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
-            from .ppo import PPOAgent  # torch loads only for network-guided search
+            from ..train.ppo import PPOAgent  # torch loads only for network-guided search
 
             try:
                 where = {"pretrained": network} if is_name else {"path": network}
                 if is_name:  # a shipped name: its search network if it has one (agents.pretrained)
-                    from .pretrained import check_loaded, get_pretrained
+                    from ..pretrained import check_loaded, get_pretrained
 
                     entry = get_pretrained(network)
                     if entry.search_path is not None:
-                        from . import checkpoint as ckpt_io
+                        from ..train import checkpoint as ckpt_io
 
                         check_loaded(entry, ckpt_io.read_metadata(entry.search_path), search=True)
                         where = {"path": str(entry.search_path)}

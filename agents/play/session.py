@@ -3,7 +3,7 @@
 :class:`PlaySession` holds the game: the position, every action played (for
 undo and the record), which colour the person plays and the agent that
 replies. The terminal (:mod:`agents.play`) and the Jupyter widget
-(:mod:`agents.widget`) only read it and call its methods::
+(:mod:`agents.play.widget`) only read it and call its methods::
 
     session = PlaySession("yodd", 4, opponent="mcts:simulations=200", human="black", seed=1)
     session.play_text("Bc4")          # a step of the person; the agent replies when the turn passes
@@ -33,8 +33,8 @@ import numpy as np
 from odd_env._files import check_path, write_atomic
 from odd_env.game import available_games, make as make_game
 
-from .registry import load
-from .base import Agent, check_float, check_int
+from ..registry import load
+from ..base import Agent, check_float, check_int
 
 
 DEFAULT_SIZES = {"xodd": 7, "yodd": 5}

@@ -10,7 +10,7 @@ for Yodd, the off-board cells of the hexhex array kept at zero::
 
     import gymnasium, odd_env
     from sb3_contrib import MaskablePPO
-    from agents.sb3 import BoardFeatures
+    from agents.train.sb3 import BoardFeatures
 
     env = gymnasium.make("odd_env/Yodd-v0", board_size=4, opponent="greedy")
     model = MaskablePPO("CnnPolicy", env, policy_kwargs={

@@ -22,7 +22,7 @@ button when it is legal.
 The widget is an `anywidget <https://anywidget.dev>`_ (install the
 ``notebooks`` extra: ``pip install -e ".[notebooks]"``). Its front end
 (``widget.js``) draws what the Python side sends and sends back
-messages; all the game logic is :class:`agents.play_session.PlaySession` on
+messages; all the game logic is :class:`agents.play.session.PlaySession` on
 the Python side, so :meth:`PlayWidget.handle_message` can be driven without
 a browser::
 
@@ -48,19 +48,19 @@ try:
     import traitlets as t
 except ImportError as e:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "agents.widget needs anywidget: pip install -e \".[notebooks]\" (or pip install anywidget)"
+        "agents.play.widget needs anywidget: pip install -e \".[notebooks]\" (or pip install anywidget)"
     ) from e
 
 
-from .base import Agent, check_float
-from .play_session import PlaySession
+from ..base import Agent, check_float
+from .session import PlaySession
 
 CELL_PX = 40
 """Pixels between adjacent cells on the widget's board."""
 
 
 class PlayWidget(anywidget.AnyWidget):
-    """A clickable board for one :class:`~agents.play_session.PlaySession` (see the module docstring)."""
+    """A clickable board for one :class:`~agents.play.session.PlaySession` (see the module docstring)."""
 
     _esm = Path(__file__).with_name("widget.js")
     _css = Path(__file__).with_name("widget.css")

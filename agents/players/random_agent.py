@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from odd_env.game import Position
 
-from .base import Agent, check_position
+from ..base import Agent, check_position
 
 
 class RandomAgent(Agent):

@@ -14,7 +14,7 @@ import numpy as np
 from odd_env.game import Position
 from odd_env.games.odd.heuristics import NO_SCORES, best_second, best_turn
 
-from .base import Agent, check_int, check_position, new_rng_state
+from ..base import Agent, check_int, check_position, new_rng_state
 
 TIEBREAKS = ("liberties", "random")
 

@@ -41,7 +41,7 @@ and the record is saved to ``--save`` (default
 text (for YINSH a :class:`~odd_env.games.yinsh.records.YinshRecord`) that ``--load`` and
 ``GameRecord.load`` (``YinshRecord.load``) read back.
 
-The game logic is :class:`agents.play_session.PlaySession`; this module only
+The game logic is :class:`agents.play.session.PlaySession`; this module only
 reads lines and prints.
 """
 
@@ -58,7 +58,7 @@ from odd_env._files import check_can_make_dir, check_path
 
 from odd_env.game import available_games
 
-from .play_session import DEFAULT_SIZES, PlaySession, load_record
+from .session import DEFAULT_SIZES, PlaySession, load_record
 
 COMMANDS = """commands:
   undo           take back your last decision (and the agent's replies)
