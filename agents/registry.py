@@ -21,7 +21,7 @@ LAZY: dict[str, str] = {
     "random": "agents.players.random_agent:RandomAgent",
     "greedy": "agents.players.greedy:GreedyAgent",
     "mcts": "agents.players.mcts:MCTSAgent",
-    "ppo": "agents.train.ppo:PPOAgent",
+    "ppo": "agents.players.network_player:PPOAgent",
     "rllib": "agents.train.rllib:load_player",
 }
 """Names resolved on first use by importing ``module:attribute``."""

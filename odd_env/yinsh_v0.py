@@ -171,7 +171,7 @@ from __future__ import annotations
 from typing import Any
 
 from .common.aec import OddParallelEnv, make_env, make_parallel_env
-from .games.yinsh.env import AGENTS, YinshRawEnv
+from .games.yinsh.env import YinshRawEnv
 
 
 class raw_env(YinshRawEnv):  # noqa: N801 (PettingZoo's name)

@@ -34,7 +34,7 @@ from odd_env._files import check_path, write_atomic
 from odd_env.game import available_games, make as make_game
 
 from ..registry import load
-from ..base import Agent, check_float, check_int
+from ..base import Agent, check_int
 
 
 DEFAULT_SIZES = {"xodd": 7, "yodd": 5}

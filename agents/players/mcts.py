@@ -256,7 +256,7 @@ class MCTSAgent(Agent):
                                  f"({', '.join(shipped) or 'none shipped'}) or the path of a PPO checkpoint file, "
                                  f"got {network!r}"
                                  + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
-            from ..train.ppo import PPOAgent  # torch loads only for network-guided search
+            from .network_player import PPOAgent  # torch loads only for network-guided search
 
             try:
                 where = {"pretrained": network} if is_name else {"path": network}

@@ -271,7 +271,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("source", help="a checkpoint or network file, or a pretrained name (e.g. yodd6)")
     parser.add_argument("out", help="the network file to write")
     defaults = RefitOptions()
-    from .ppo import _field_docs
+    from .ppo_args import _field_docs
 
     docs = _field_docs(RefitOptions)
     for f in fields(RefitOptions):

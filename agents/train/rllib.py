@@ -427,7 +427,7 @@ class LeagueCallback(RLlibCallback):
 def arena_scores(net: PolicyValueNet, opponents: Sequence[str], games: int, seed: int) -> dict[str, tuple[float, int]]:
     """(score, games) of ``net``'s greedy policy against each opponent spec, half with each colour."""
     from ..arena import round_robin
-    from .ppo import PPOAgent
+    from ..players.network_player import PPOAgent
 
     cfg = net.config
     player = PPOAgent(network=copy.deepcopy(net).cpu(), greedy=True)
@@ -499,7 +499,7 @@ def load_player(path: str, greedy: bool = True, seed: int | None = None, device:
     The same kind of player as ``agents.load("ppo", path=...)``, labelled
     ``rllib``: it plays in the arena and as a Gymnasium env's ``opponent=``.
     """
-    from .ppo import PPOAgent
+    from ..players.network_player import PPOAgent
 
     agent = PPOAgent(network=load_network(path), greedy=greedy, seed=seed, device=device)
     agent.name = "rllib"

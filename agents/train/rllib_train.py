@@ -130,7 +130,7 @@ RUN_FILES = ("checkpoint", "args.json", "metrics.csv", "metrics.csv.tmp", "tb")
 def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     """An argparse parser generated from :class:`Args` and its field docstrings
     (``suppress_defaults``: flags not given are left out of the namespace)."""
-    from .ppo import _field_docs, _field_kind, _flag
+    from .ppo_args import _field_docs, _field_kind, _flag
 
     parser = argparse.ArgumentParser(
         prog="python -m agents.rllib_train", description="Self-play PPO on Ray RLlib.",
@@ -168,7 +168,7 @@ def saved_run_args(run_dir: str | Path) -> dict[str, Any]:
             raise ValueError("not a JSON object")
     except (OSError, ValueError) as err:
         raise ValueError(f"--resume: {path} is missing or corrupt ({err})") from None
-    from .ppo import _field_kind, _fits_kind
+    from .ppo_args import _field_kind, _fits_kind
 
     for f in fields(Args):  # a hand-edited file: a wrong type is named here, not met as a TypeError later
         kind = _field_kind(f)
@@ -182,7 +182,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
     """Parse the command line into :class:`Args`; with ``--resume`` the run's saved arguments fill
     in every flag not given, and a given flag that differs from the saved one raises ValueError
     unless it is in :data:`MUTABLE_ON_RESUME`."""
-    from .ppo import _resume_conflicts
+    from .ppo_args import _resume_conflicts
 
     full = vars(build_parser().parse_args(argv))
     if not full["resume"] or full["overwrite"]:
@@ -356,7 +356,7 @@ def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
     run_dir = check_can_make_dir(args.run_dir, "--run-dir")
     ckpt = run_dir / "checkpoint"
     if args.resume:
-        from .ppo import _resume_conflicts
+        from .ppo_args import _resume_conflicts
 
         conflict = _resume_conflicts(asdict(args), saved_run_args(run_dir), MUTABLE_ON_RESUME)
         if conflict:

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
@@ -120,6 +121,27 @@ class PositionRawEnv(AECEnv):
             self._viewer = None
 
     # ---------------------------------------------------------------- play
+    def _start_state(self, options: Mapping[str, Any]) -> Any:
+        """The position a reset starts from: a new game, or one given in ``options`` (ValueError if
+        the options give a position this env cannot start from)."""
+        raise NotImplementedError
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Start a new game, or from a position given in ``options`` (the env's ``_start_state``
+        says which keys it reads: ``"record"``, ``"state"``; others are ignored, as Gymnasium envs
+        do). The rules are deterministic; ``seed`` (a non-negative integer scalar, NumPy integers
+        included) seeds ``self.np_random`` for code that wants randomness tied to the env. A bad
+        option raises ValueError before anything, the seed included, changes."""
+        seed = check_seed(seed)
+        options = check_options(options)
+        start = self._start_state(options)
+        if seed is not None or not hasattr(self, "np_random"):
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        self.state_ = start
+        self._reset_bookkeeping()
+        if self.render_mode == "human":
+            self.render()
+
     def step(self, action: int) -> None:
         """Play ``action`` (an integer scalar, NumPy and 0-d arrays included) for
         ``agent_selection``; ValueError (nothing changed) if illegal, or if the
@@ -195,22 +217,14 @@ class GameRawEnv(PositionRawEnv):
         info = dict(self.game.summary(self.state_))
         self.infos = {a: dict(info) for a in self.possible_agents}
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def _start_state(self, options: Mapping[str, Any]) -> Any:
         """A new game, or a copy of ``options["state"]`` (a running position of this game)."""
-        from gymnasium.utils import seeding
-
-        seed = check_seed(seed)
-        options = check_options(options)
-        start = self.game.new_state()
-        if "state" in options:
-            given = options["state"]
-            if getattr(given, "game", None) is not self.game or given.is_terminal:
-                raise ValueError(f"options['state'] must be a running position of {self.game.label}")
-            start = given.copy()
-        if seed is not None or not hasattr(self, "np_random"):
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.state_ = start
-        self._reset_bookkeeping()
+        if "state" not in options:
+            return self.game.new_state()
+        given = options["state"]
+        if getattr(given, "game", None) is not self.game or given.is_terminal:
+            raise ValueError(f"options['state'] must be a running position of {self.game.label}")
+        return given.copy()
 
     def _views(self) -> tuple[Callable[[Any], str], Callable[[Any], np.ndarray], Callable[[Any], str]]:
         def no_rgb(position: Any) -> np.ndarray:

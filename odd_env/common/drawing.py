@@ -10,19 +10,17 @@ display (the ``"human"`` render mode).
 
 from __future__ import annotations
 
-import math
 import os
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
 from .geometry import Geometry
-from .validation import as_int
 
 _TEXT_ANCHORS = {"start": "lm", "middle": "mm", "end": "rm"}
 

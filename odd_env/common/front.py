@@ -19,6 +19,9 @@ import numpy as np
 
 from .drawing import CELL_PX_RANGE
 
+ANSI_RESET = "\x1b[0m"
+"""The ANSI code that ends a coloured piece of the text boards."""
+
 
 class FrontEnd(ABC):
     """What the play front ends need to know about one game at one size.

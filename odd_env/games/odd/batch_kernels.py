@@ -12,7 +12,6 @@ processes for more.
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit
 
 from .kernels import M_TO_MOVE, M_WINNER, apply_action, init_state, legal_mask_and_observe

@@ -8,9 +8,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 
-from ..._args import check_options, check_seed
 from ...common.aec import PositionRawEnv
 from ...common.geometry import Geometry, geometry as make_geometry
 from . import kernels as K
@@ -79,30 +77,14 @@ class OddRawEnv(PositionRawEnv):
         step = meta[K.M_STEP] + 1
         self.infos = {a: {"black_groups": b, "white_groups": w, "turn_step": step} for a in AGENTS}
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game on an empty board, or from a position given in ``options``.
+    def _start_state(self, options: Mapping[str, Any]) -> GameState:
+        """The position a reset starts from: a new game on an empty board, or from a position given in ``options``.
 
         ``options={"record": record}`` starts from the position after a
         :class:`~odd_env.games.odd.records.GameRecord` (or record text), mid-turn
         included; ``options={"state": state}`` from a copy of a
         :class:`~odd_env.games.odd.state.GameState`. The position must be on this
-        env's board and the game not over (ValueError otherwise). The rules are
-        deterministic; ``seed`` seeds ``self.np_random`` for code that wants
-        randomness tied to the env. ``seed`` may be any non-negative integer
-        scalar (NumPy integers included); ``options`` None or a dict.
-        """
-        seed = check_seed(seed)
-        options = check_options(options)
-        start = self._start_state(options)  # a bad option raises here, before anything (the seed) changes
-        if seed is not None or not hasattr(self, "np_random"):
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.state_ = start
-        self._reset_bookkeeping()
-        if self.render_mode == "human":
-            self.render()
-
-    def _start_state(self, options: Mapping[str, Any]) -> GameState:
-        """The position a reset starts from (see :meth:`reset`)."""
+        env's board and the game not over (ValueError otherwise)."""
         # Other keys are ignored, as Gymnasium envs do (PettingZoo's api_test passes one).
         if "record" not in options and "state" not in options:
             return GameState(self.geometry)

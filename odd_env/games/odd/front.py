@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ...common.front import FrontEnd
+from ...common.front import ANSI_RESET, FrontEnd
 from ...common.geometry import geometry as make_geometry
 from .notation import END_TURN, PASS, action_name, parse_action, parse_cell, stone_action, stone_name
 from .records import GameRecord, illegal_reason
@@ -15,7 +15,6 @@ from .render import board_layout, to_svg, to_text
 from .state import COLOUR_NAMES, GameState
 
 
-_ANSI_RESET = "\x1b[0m"
 _ANSI = {
     "X": "\x1b[1;97;40m",  # a black stone: bright white on black, readable on dark and light terminals
     "O": "\x1b[1;30;107m",  # a white stone: black on bright white
@@ -161,7 +160,7 @@ class OddFrontEnd(FrontEnd):
         lines = out.split("\n")
         # Only the board rows: the letter lines and the status line have no stone symbols to colour.
         for i in range(1, len(lines) - 2):
-            lines[i] = "".join(f"{_ANSI[ch]}{ch}{_ANSI_RESET}" if ch in _ANSI else ch for ch in lines[i])
+            lines[i] = "".join(f"{_ANSI[ch]}{ch}{ANSI_RESET}" if ch in _ANSI else ch for ch in lines[i])
         return "\n".join(lines)
 
     def svg(self, state: GameState, actions: Sequence[int], cell_px: float = 40) -> str:

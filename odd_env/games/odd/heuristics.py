@@ -42,7 +42,6 @@ or the tie-breaks.
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 from numba import njit

@@ -28,7 +28,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 
-import numpy as np
 
 from ...common.geometry import Geometry, geometry as make_geometry
 from ...common.records import TextRecord, record_lines

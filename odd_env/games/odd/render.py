@@ -30,21 +30,17 @@ find them: ``stone black`` / ``stone white`` (also ``data-name``, e.g.
 from __future__ import annotations
 
 import math
-import os
-import sys
-import warnings
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from xml.sax.saxutils import escape, quoteattr
 
 import numpy as np
 
-from ...common.drawing import (  # the shared pieces; the public ones are re-exported here
+from ...common.drawing import (  # noqa: F401 (the shared pieces; the public ones are re-exported here)
     BACKGROUND, BOARD_COLOUR, CELL_PX_RANGE, HIGHLIGHT_COLOUR, HumanViewer, LINE_COLOUR, STONE_COLOURS, STONE_OUTLINES, TEXT_COLOUR, _Shape, _check_cell_px, _check_heatmap, _check_range, _flat, _fmt, _heatmap_legend, _paint, _svg_document, has_display, heatmap_colours,
 )
 from ...common.geometry import Geometry
-from .state import BLACK, COLOUR_NAMES, WHITE, GameState
+from .state import BLACK, COLOUR_NAMES, GameState
 from .validation import as_int
 from .notation import cell_name, column_letters, stone_name
 

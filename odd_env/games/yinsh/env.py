@@ -7,9 +7,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 
-from ..._args import check_options, check_seed
 from ...common.aec import PositionRawEnv
 from . import kernels as K
 from .records import YinshRecord
@@ -74,30 +72,14 @@ class YinshRawEnv(PositionRawEnv):
                 "pool": meta[K.M_POOL]}
         self.infos = {AGENTS[0]: info, AGENTS[1]: dict(info)}
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """Start a new game, or from a position given in ``options``.
+    def _start_state(self, options: dict | None) -> YinshState:
+        """The position a reset starts from: a new game, or from a position given in ``options``.
 
         ``options={"record": record}`` starts from the position after a
         :class:`~odd_env.games.yinsh.records.YinshRecord` (or record text), mid-turn
         included; ``options={"state": state}`` from a copy of a running
         :class:`~odd_env.games.yinsh.state.YinshState`. Either must be of this env's
-        variant and the game not over (ValueError otherwise). The rules are
-        deterministic; ``seed`` seeds ``self.np_random`` for code that wants
-        randomness tied to the env. ``seed`` may be any non-negative integer
-        scalar (NumPy integers included); ``options`` None or a dict.
-        """
-        seed = check_seed(seed)
-        options = check_options(options)
-        start = self._start_state(options)  # a bad option raises here, before anything (the seed) changes
-        if seed is not None or not hasattr(self, "np_random"):
-            self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.state_ = start
-        self._reset_bookkeeping()
-        if self.render_mode == "human":
-            self.render()
-
-    def _start_state(self, options: dict | None) -> YinshState:
-        """The position a reset starts from (see :meth:`reset`)."""
+        variant and the game not over (ValueError otherwise)."""
         # Other keys are ignored, as Gymnasium envs do (PettingZoo's api_test passes one).
         if not options or ("record" not in options and "state" not in options):
             return YinshState(blitz=self.blitz)

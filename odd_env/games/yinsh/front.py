@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, Sequence
 
 import numpy as np
 
-from ...common.front import FrontEnd
+from ...common.front import ANSI_RESET, FrontEnd
 from ...game import make as make_game
 from . import kernels as YK
 from .records import YinshRecord
@@ -190,7 +189,7 @@ class YinshFrontEnd(FrontEnd):
         lines = out.split("\n")
         # Only the board rows: the letter lines and the status line have nothing to colour.
         for i in range(1, len(lines) - 2):
-            lines[i] = "".join(f"{_YINSH_ANSI[ch]}{ch}{_ANSI_RESET}" if ch in _YINSH_ANSI else ch for ch in lines[i])
+            lines[i] = "".join(f"{_YINSH_ANSI[ch]}{ch}{ANSI_RESET}" if ch in _YINSH_ANSI else ch for ch in lines[i])
         return "\n".join(lines)
 
     def svg(self, state: YinshState, actions: Sequence[int], cell_px: float = 40) -> str:

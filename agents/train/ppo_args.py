@@ -1,0 +1,297 @@
+"""The PPO trainer's options: the :class:`Args` dataclass (each field's docstring is its ``--help``),
+the command line that builds it, and the checks of a run's arguments (:mod:`agents.train.ppo`)."""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import inspect
+import math
+import textwrap
+from dataclasses import asdict, dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from odd_env.game import Game, make as make_game
+
+from . import checkpoint as ckpt_io
+from ..registry import split_specs
+from ..base import check_float, check_int
+from .network import check_device
+
+
+# =============================================================== arguments
+@dataclass
+class Args:
+    """Training options; each field's docstring is its ``--help`` text."""
+
+    game: str = "xodd"
+    """the game: xodd, yodd or yinsh"""
+    board_size: int = 0
+    """board size (Xodd side, Yodd base); 0: the game's default (Xodd 9, Yodd 6; YINSH has one board)"""
+    variant: str = ""
+    """the game's variant: "" (standard) or, for YINSH, blitz (one ring wins)"""
+    seed: int = 1
+    """seed of every random choice (runs repeat exactly on one machine)"""
+    device: str = "cpu"
+    """torch device: cpu or cuda"""
+    threads: int = 1
+    """torch CPU threads (more than the free cores makes small networks many times slower)"""
+    total_steps: int = 2_000_000
+    """stop after this many environment steps (all games together)"""
+    total_minutes: float = 0.0
+    """stop after this much wall-clock training time too (0: no limit)"""
+    num_games: int = 128
+    """games stepped together in the batched engine"""
+    rollout_steps: int = 32
+    """engine steps per rollout (samples: up to num_games x rollout_steps)"""
+    channels: int = 32
+    """channels of the residual trunk"""
+    blocks: int = 3
+    """residual blocks"""
+    init_from: str = ""
+    """start from another network of this game instead of random weights: a checkpoint path or a pretrained name (e.g. yodd6), of any board size, with these --channels and --blocks (every weight is copied except the value head's board-sized layer when the board differs, which starts fresh)"""
+    lr: float = 1e-3
+    """Adam learning rate (a new value given with --resume applies from the next update)"""
+    anneal_lr: bool = False
+    """anneal the learning rate linearly to 0 over total_steps"""
+    gamma: float = 1.0
+    """discount (1.0: the episodic zero-sum setting the scheme is exact for)"""
+    gae_lambda: float = 0.95
+    """GAE lambda"""
+    update_epochs: int = 2
+    """passes over each rollout"""
+    minibatch_size: int = 256
+    """samples per gradient step"""
+    clip_coef: float = 0.2
+    """PPO clip range"""
+    ent_coef: float = 0.01
+    """entropy bonus (over legal actions)"""
+    vf_coef: float = 0.5
+    """value loss weight"""
+    max_grad_norm: float = 0.5
+    """gradient clipping"""
+    target_kl: float = 0.0
+    """stop an update's epochs early above this KL (0: never)"""
+    augment: bool = False
+    """before each update, replace every sample by its image under a random board symmetry (8 on the square, 12 on the hexagon), its old log-probability and value recomputed"""
+    latest_prob: float = 0.5
+    """probability that a new game's opponent is the latest network (else a snapshot)"""
+    scripted_opponents: str = ""
+    """comma-separated agent specs also used as opponents (e.g. greedy); empty: pure self-play"""
+    scripted_prob: float = 0.0
+    """probability that a new game's opponent is one of scripted_opponents (drawn first)"""
+    snapshot_every: int = 10
+    """updates between snapshots added to the opponent pool"""
+    pool_size: int = 10
+    """snapshots kept in the pool (oldest dropped)"""
+    eval_every: int = 20
+    """updates between evaluations (0: only at the end)"""
+    eval_games: int = 100
+    """evaluation games per opponent (half with each colour)"""
+    eval_opponents: str = "auto"
+    """comma-separated agent specs to evaluate against (e.g. random,greedy,mcts:simulations=100,c=1.4); auto: random,greedy on Xodd and Yodd, random on YINSH (greedy plays Xodd and Yodd only)"""
+    checkpoint_every: int = 20
+    """updates between checkpoints"""
+    milestones: str = ""
+    """comma-separated training minutes at which to keep a checkpoint at-<m>min.pt (e.g. 5,15)"""
+    run_dir: str = "runs/ppo"
+    """directory of logs (CSV, TensorBoard) and checkpoints"""
+    resume: bool = False
+    """continue the run in run_dir from its last checkpoint, with its saved arguments"""
+    overwrite: bool = False
+    """start a new run in a run_dir that holds one: first deletes its last.pt, args.json, metrics.csv, at-*min.pt and tb/"""
+    tensorboard: bool = True
+    """also write TensorBoard logs (needs the tensorboard package)"""
+    progress: bool = True
+    """show a progress bar toward whichever limit (steps or minutes) ends the run first"""
+
+
+MUTABLE_ON_RESUME = ("total_steps", "total_minutes", "eval_every", "eval_games", "eval_opponents",
+                     "checkpoint_every", "milestones", "lr", "threads", "device", "progress", "tensorboard")
+"""Arguments a resumed run may change; every other saved argument must stay as it was."""
+RUN_CONTROL = ("run_dir", "resume", "overwrite")
+"""Arguments that say where and how to start, never compared with a run's saved ones."""
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+RESUME_HELP = (
+    "resuming: --run-dir R --resume continues the run in R with the arguments saved in its checkpoint. "
+    "Flags given again must agree with the saved ones, except these, which may change: "
+    + ", ".join(_flag(n) for n in MUTABLE_ON_RESUME)
+    + " (--lr applies from the next update; another --device or --threads continues the run, but not bit "
+    "for bit). A new run refuses a run directory that already holds one (last.pt or args.json) unless "
+    "--resume or --overwrite is given."
+)
+
+
+def _field_docs(cls: type) -> dict[str, str]:
+    """Attribute docstrings of a dataclass (the string literal after each field)."""
+    tree = ast.parse(inspect.getsource(cls))
+    body = tree.body[0].body  # type: ignore[attr-defined]
+    docs = {}
+    for node, nxt in zip(body, body[1:]):
+        if isinstance(node, ast.AnnAssign) and isinstance(nxt, ast.Expr) and isinstance(nxt.value, ast.Constant):
+            docs[node.target.id] = str(nxt.value.value)  # type: ignore[attr-defined]
+    return docs
+
+
+def _field_kind(f: Any) -> type:
+    return {"int": int, "float": float, "str": str, "bool": bool}[f.type if isinstance(f.type, str) else f.type.__name__]
+
+
+def _fits_kind(value: Any, kind: type) -> bool:
+    """Whether ``value`` can be an argument of ``kind`` (a bool is no number; an int is a float)."""
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
+
+
+def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
+    """An argparse parser generated from :class:`Args` and its field docstrings.
+
+    ``suppress_defaults``: flags not given are left out of the namespace (to
+    tell which flags the user gave).
+    """
+
+    class Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
+        pass
+
+    parser = argparse.ArgumentParser(
+        prog="python -m agents.ppo", description="Self-play PPO for Xodd, Yodd and YINSH.",
+        epilog=textwrap.fill(RESUME_HELP, 79), formatter_class=Formatter,
+    )
+    docs = _field_docs(Args)
+    for f in fields(Args):
+        default = argparse.SUPPRESS if suppress_defaults else f.default
+        text = docs.get(f.name, "").replace("%", "%%")
+        kind = _field_kind(f)
+        if kind is bool:
+            parser.add_argument(_flag(f.name), default=default, action=argparse.BooleanOptionalAction, help=text)
+        else:
+            parser.add_argument(_flag(f.name), type=kind, default=default, help=text)
+    return parser
+
+
+def saved_args(metadata: dict[str, Any]) -> dict[str, Any]:
+    """The arguments a checkpoint was written with (its metadata's ``args``), completed
+    with today's defaults for arguments added since."""
+    saved = metadata.get("args")
+    if not isinstance(saved, dict):
+        raise ValueError("the checkpoint's metadata has no saved arguments")
+    return {**asdict(Args()), **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
+
+
+def _resume_conflicts(given: dict[str, Any], saved: dict[str, Any],
+                      mutable: tuple[str, ...] = MUTABLE_ON_RESUME) -> str | None:
+    """A message naming the given arguments that differ from the saved ones and may not, or None."""
+    diff = [f"{_flag(k)} {given[k]!r} (the run has {saved[k]!r})" for k in given
+            if k not in mutable + RUN_CONTROL and k in saved and given[k] != saved[k]]
+    if not diff:
+        return None
+    return ("--resume: " + "; ".join(diff) + " cannot change in a resumed run: leave them out (the run's "
+            "saved values are used) or start a new run. Flags that may change on resume: "
+            + ", ".join(_flag(n) for n in mutable))
+
+
+def parse_args(argv: list[str] | None = None) -> Args:
+    """Parse the command line into :class:`Args`.
+
+    With ``--resume`` the run's saved arguments (from its checkpoint) fill in
+    every flag not given; a given flag that differs from the saved one raises
+    ValueError unless it is in :data:`MUTABLE_ON_RESUME`.
+    """
+    full = vars(build_parser().parse_args(argv))
+    if not full["resume"] or full["overwrite"]:
+        return Args(**full)  # (--resume with --overwrite is refused by validate_args)
+    given = vars(build_parser(suppress_defaults=True).parse_args(argv))
+    last = Path(full["run_dir"]) / "last.pt"
+    if not last.is_file():
+        raise FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
+    saved = saved_args(ckpt_io.read_metadata(last))
+    conflict = _resume_conflicts(given, saved)
+    if conflict:
+        raise ValueError(conflict)
+    return Args(**{**saved, **given, "run_dir": full["run_dir"], "resume": True, "overwrite": False})
+
+
+_RANGES: dict[str, tuple[float, float, bool]] = {
+    # name: (low, high, low_open) -- integers >= low, or finite floats in the range
+    "board_size": (0, math.inf, False), "seed": (0, math.inf, False), "threads": (1, math.inf, False),
+    "total_steps": (1, math.inf, False), "total_minutes": (0, math.inf, False),
+    "num_games": (1, math.inf, False), "rollout_steps": (1, math.inf, False), "channels": (1, math.inf, False),
+    "blocks": (0, math.inf, False), "lr": (0, math.inf, True), "gamma": (0, 1, False),
+    "gae_lambda": (0, 1, False), "update_epochs": (1, math.inf, False), "minibatch_size": (1, math.inf, False),
+    "clip_coef": (0, math.inf, True), "ent_coef": (0, math.inf, False), "vf_coef": (0, math.inf, False),
+    "max_grad_norm": (0, math.inf, True), "target_kl": (0, math.inf, False), "latest_prob": (0, 1, False),
+    "scripted_prob": (0, 1, False), "snapshot_every": (1, math.inf, False), "pool_size": (1, math.inf, False),
+    "eval_every": (0, math.inf, False), "eval_games": (1, math.inf, False), "checkpoint_every": (1, math.inf, False),
+}
+
+
+def parse_milestones(text: str) -> list[float]:
+    """The training minutes of ``--milestones`` ("5,15"), sorted; ValueError if any is not a positive number."""
+    out = []
+    for item in (x.strip() for x in text.split(",")):
+        if not item:
+            continue
+        try:
+            value = float(item)
+        except ValueError:
+            value = float("nan")
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"--milestones must be comma-separated positive minutes (e.g. 5,15), got {item!r} in {text!r}")
+        out.append(value)
+    return sorted(out)
+
+
+def validate_args(args: Args) -> None:
+    """Raise ValueError naming the first wrong argument and what would be right.
+
+    Checks types, ranges (finite numbers, probabilities in [0, 1], positive
+    sizes and frequencies), the game and board size, the device, the
+    milestones and how the scripted-opponent options fit together. Agent
+    specs are checked when the :class:`Trainer` builds them.
+    """
+    for f in fields(Args):
+        value, kind = getattr(args, f.name), _field_kind(f)
+        if not _fits_kind(value, kind):
+            hint = f" (a NumPy scalar: pass {kind.__name__}(value))" if isinstance(value, np.generic) else ""
+            raise ValueError(f"{_flag(f.name)} must be {kind.__name__}, got {value!r}{hint}")
+    for name, (low, high, low_open) in _RANGES.items():
+        if _field_kind(Args.__dataclass_fields__[name]) is int:
+            check_int(_flag(name), getattr(args, name), int(low))
+        else:
+            check_float(_flag(name), getattr(args, name), low, high, low_open)
+    if args.seed > 2**32 - 1:  # numpy's global seed (seeded with it) takes 32 bits
+        raise ValueError(f"--seed must be an integer from 0 to 2**32 - 1 = {2**32 - 1}, got {args.seed}")
+    game_of(args)
+    check_device(args.device, "--device")
+    parse_milestones(args.milestones)
+    if not args.run_dir.strip():
+        raise ValueError("--run-dir must name a directory, got an empty string")
+    scripted = split_specs(args.scripted_opponents)
+    if args.scripted_prob > 0 and not scripted:
+        raise ValueError("--scripted-prob > 0 needs --scripted-opponents (e.g. --scripted-opponents greedy)")
+    if scripted and args.scripted_prob == 0:
+        raise ValueError(f"--scripted-opponents {args.scripted_opponents} would never play with --scripted-prob 0: "
+                         "give a probability (e.g. --scripted-prob 0.3) or leave the opponents out")
+    if args.eval_games % 2:
+        raise ValueError(f"--eval-games must be even (half the games with each colour), got {args.eval_games}")
+    if args.resume and args.overwrite:
+        raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
+
+
+def game_of(args: Args) -> Game:
+    """The game of a run's arguments; ValueError naming the flags if there is none such."""
+    try:
+        return make_game(args.game, args.board_size or None, args.variant)
+    except ValueError as err:
+        size = f" --board-size {args.board_size}" if args.board_size else ""
+        variant = f" --variant {args.variant}" if args.variant else ""
+        raise ValueError(f"--game {args.game}{size}{variant}: {err}") from err
