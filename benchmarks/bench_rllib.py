@@ -1,4 +1,4 @@
-"""Training throughput: RLlib (1, 2... env runners) against agents.ppo, same board, network and batch.
+"""Training throughput: RLlib (1, 2... env runners) against agents.train.ppo, same board, network and batch.
 
 Each case is the real command run in a fresh process (``python -m agents.ppo``
 or ``python -m agents.rllib_train`` with a local Ray of ``--num-cpus``), for
@@ -28,7 +28,7 @@ from _table import print_rate_table
 
 
 PPO_GAMES = 128
-"""Games agents.ppo plays side by side; --batch is split into rollouts of --batch / 128 steps each."""
+"""Games agents.train.ppo plays side by side; --batch is split into rollouts of --batch / 128 steps each."""
 
 
 def case_command(case: str, args: argparse.Namespace, run_dir: Path) -> list[str]:
@@ -88,7 +88,7 @@ def main() -> None:
     if args.iterations < 2:
         parser.error(f"--iterations must be 2 or more (the first is not measured), got {args.iterations}")
     if args.batch % PPO_GAMES:
-        parser.error(f"--batch must be a multiple of {PPO_GAMES} (agents.ppo plays {PPO_GAMES} games side by side), "
+        parser.error(f"--batch must be a multiple of {PPO_GAMES} (agents.train.ppo plays {PPO_GAMES} games side by side), "
                      f"got {args.batch}")
     if args.minibatch_size > args.batch:
         parser.error(f"--minibatch-size {args.minibatch_size} exceeds --batch {args.batch}")
@@ -99,7 +99,7 @@ def main() -> None:
         if c:
             cases.append(f"rllib:{c}")
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from agents import ppo, rllib_train
+    from agents.train import ppo, rllib_train
 
     for c in cases:  # each command through its trainer's own checks (game, board, sizes)
         argv = case_command(c, args, Path("unused"))[3:]
@@ -110,7 +110,7 @@ def main() -> None:
                 rllib_train.check_args(rllib_train.parse_args(argv))
         except ValueError as exc:
             parser.error(f"{c}: {exc}")
-    labels = {"ppo": f"agents.ppo (batched engine, {PPO_GAMES} games)"}
+    labels = {"ppo": f"agents.train.ppo (batched engine, {PPO_GAMES} games)"}
     for c in cases[1:]:
         runners, envs = c.split(":")[1].split("x")
         labels[c] = f"RLlib, {runners} env runner{'s' * (runners != '1')} x {envs} game{'s' * (envs != '1')}"

@@ -23,7 +23,7 @@ import numpy as np
 import torch
 
 import agents
-from agents.checkpoint import read_metadata
+from agents.train.checkpoint import read_metadata
 from agents.pretrained import network_file
 from odd_env.game import make
 from odd_env.symmetry import map_batch, symmetries

@@ -76,9 +76,9 @@ def train_command(name: str, out: Path, device: str, seed: int, minutes: float |
 
 
 def check_command(cmd: list[str]) -> str | None:
-    """What agents.ppo would refuse in a recipe's command (its arguments, the device, a run
+    """What agents.train.ppo would refuse in a recipe's command (its arguments, the device, a run
     directory that holds a run), or None: checked here, before any recipe trains."""
-    from agents.ppo import check_run, parse_args
+    from agents.train.ppo import check_run, parse_args
 
     try:
         check_run(parse_args(cmd[3:]))
@@ -158,7 +158,7 @@ def main() -> None:
     parser.add_argument("--mcts-games", type=positive_int, default=50, help="evaluation games against mcts (slow)")
     parser.add_argument("--workers", type=positive_int, default=1, help="processes for the evaluation games")
     parser.add_argument("--overwrite", action="store_true",
-                        help="train again where --out already holds a recipe's run (agents.ppo --overwrite)")
+                        help="train again where --out already holds a recipe's run (agents.train.ppo --overwrite)")
     args = parser.parse_args()
     for name in ("eval_games", "mcts_games"):  # checked now, not after the training
         value = getattr(args, name)

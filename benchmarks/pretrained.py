@@ -2,10 +2,10 @@
 
     # export a run's network into agents/networks/ and record it in the index (--replace: over a listed one)
     python benchmarks/pretrained.py add xodd9 runs/recipes/xodd9/last.pt --command "python -m agents.ppo ..."
-    # a network refit by agents.refit: both commands are recorded
+    # a network refit by agents.train.refit: both commands are recorded
     python benchmarks/pretrained.py add yodd6 runs/yodd6-refit.pt --command "python -m agents.ppo ..." \
         --refit-command "python -m agents.refit ..."
-    # a search network for NAME: its value refit (agents.refit) guides mcts:network=NAME, the player stays
+    # a search network for NAME: its value refit (agents.train.refit) guides mcts:network=NAME, the player stays
     python benchmarks/pretrained.py add-search xodd9 xodd9-search.pt --refit-command "python -m agents.refit ..."
     # arena tables (both colours), written into the index and printed as Markdown
     python benchmarks/pretrained.py measure xodd9 --opponents random,greedy,mcts:simulations=200 --games 400
@@ -51,7 +51,7 @@ def check_name(name: str) -> str:
 def add(name: str, src: str, command: str, folder: Path, refit_command: str = "", replace: bool = False) -> None:
     import shutil
 
-    from agents import checkpoint as ckpt_io
+    from agents.train import checkpoint as ckpt_io
 
     check_name(name)
     shipped = read_index(folder).get(name)
@@ -97,7 +97,7 @@ def add_search(name: str, src: str, refit_command: str, folder: Path) -> None:
     ``python -m agents.refit``'s output from ``name``'s very file)."""
     import shutil
 
-    from agents import checkpoint as ckpt_io
+    from agents.train import checkpoint as ckpt_io
 
     index = read_index(folder)
     if name not in index:

@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 import agents
-from agents.ppo import PPOAgent
+from agents.train.ppo import PPOAgent
 from agents.pretrained import network_file
 from _args import nonneg_int, positive_int  # noqa: E402
 

@@ -125,9 +125,12 @@ groups.
 ## Parallel API
 
 `parallel_env()` is `env()` through PettingZoo's turn-based conversion to a
-`ParallelEnv`. One agent acts per step: every agent's info names it in
-`"active_agent"` (after `reset()` too), `step(actions)` plays
-`actions[active_agent]` and ignores the other entries, and an agent stays
+`ParallelEnv`. One agent acts per step: every agent's info gives its index in
+`possible_agents` as `"active_agent"` (after `reset()` too; a number, as
+TorchRL's specs need), `step(actions)` plays
+`actions[possible_agents[active_agent]]` and ignores the other entries (the idle
+agent's action mask holds the last action alone, its no-op, so that samplers that
+draw from masks always find one), and an agent stays
 active for step 2 of its turn. Observations, rewards and the end of the game
 are `env()`'s; `state()` is the same. Registered in both PettingZoo
 registries: `pettingzoo.make("aec", "odd_env/{title.lower()}-v0", ...)` gives `env()`,

@@ -109,8 +109,10 @@ the mover wins if both could reach three.
 
 ## Info
 
-Each agent's `info` holds `decision` (the kind's name, or `"over"`),
-`white_removed`, `black_removed` (rings removed) and `pool` (markers left).
+Each agent's `info` holds numbers only, so that tools which build tensor specs
+from infos (TorchRL) take them: `decision` (the kind, 0 to 5, whose name is
+`yinsh_v0.DECISIONS[kind]`; -1 once the game is over), `white_removed`,
+`black_removed` (rings removed) and `pool` (markers left).
 
 ## Rendering
 
@@ -171,7 +173,8 @@ from __future__ import annotations
 from typing import Any
 
 from .common.aec import OddParallelEnv, make_env, make_parallel_env
-from .games.yinsh.env import YinshRawEnv
+from .games.yinsh.env import AGENTS, YinshRawEnv  # noqa: F401 (AGENTS: the agent names)
+from .games.yinsh.state import DECISIONS  # noqa: F401 (the names of infos[agent]['decision'])
 
 
 class raw_env(YinshRawEnv):  # noqa: N801 (PettingZoo's name)
@@ -185,5 +188,5 @@ def env(**kwargs: Any) -> raw_env:
 
 def parallel_env(**kwargs: Any) -> OddParallelEnv:
     """:func:`env` through PettingZoo's turn-based conversion to a ``ParallelEnv``: each step
-    plays the action of the one agent to decide (``infos[agent]["active_agent"]``)."""
+    plays the action of the one agent to decide (``possible_agents[infos[agent]["active_agent"]]``)."""
     return make_parallel_env(raw_env, **kwargs)

@@ -552,7 +552,7 @@ def test_load_checks_options_before_building(monkeypatch):
     def broken(seed=None):
         raise TypeError("a bug inside the factory")
 
-    monkeypatch.setattr(agents, "_REGISTRY", dict(agents._REGISTRY))  # registered for this test only
+    monkeypatch.setattr(agents.registry, "_REGISTRY", dict(agents.registry._REGISTRY))  # for this test only
     agents.register("broken_factory", broken)
     with pytest.raises(TypeError, match="a bug inside the factory"):
         agents.load("broken_factory", seed=1)

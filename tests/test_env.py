@@ -315,12 +315,12 @@ def test_parallel_env_plays_the_aec_game(module, size):
         aec, par = module.env(board_size=size), module.parallel_env(board_size=size)
         aec.reset(seed=seed)
         obs, infos = par.reset(seed=seed)
-        assert all(info["active_agent"] == aec.agent_selection for info in infos.values())
+        assert all(par.possible_agents[info["active_agent"]] == aec.agent_selection for info in infos.values())
         while par.agents:
-            active = infos[par.agents[0]]["active_agent"]
+            active = par.possible_agents[infos[par.agents[0]]["active_agent"]]
             assert active == aec.agent_selection and obs[active]["action_mask"].any()
             other = "white_0" if active == "black_0" else "black_0"
-            assert not obs[other]["action_mask"].any()
+            assert np.flatnonzero(obs[other]["action_mask"]).tolist() == [2 * size * size]  # the idle agent's no-op
             action = int(rng.choice(np.flatnonzero(obs[active]["action_mask"])))
             # The idle agent's entry is ignored, even when it is an illegal action.
             obs, rewards, terms, truncs, infos = par.step({active: action, other: 2 * size * size + 7})
@@ -335,7 +335,7 @@ def test_parallel_env_plays_the_aec_game(module, size):
 def test_parallel_env_keeps_the_agent_for_step_two_and_checks_actions():
     p = xodd_v0.parallel_env(board_size=5)
     _, infos = p.reset()
-    assert infos["black_0"]["active_agent"] == "black_0"
+    assert infos["black_0"]["active_agent"] == 0  # the index in possible_agents: black_0
     with pytest.raises(ValueError, match="'black_0'"):
         p.step({"white_0": 3})
     for bad, message in [(12, "must be a dict .* got int: 12"), ([12], "got list"),
@@ -344,9 +344,9 @@ def test_parallel_env_keeps_the_agent_for_step_two_and_checks_actions():
             p.step(bad)
     assert p.unwrapped.game_state.ply == 0
     _, _, _, _, infos = p.step({"black_0": 12})
-    assert infos["white_0"]["active_agent"] == "white_0"
+    assert infos["white_0"]["active_agent"] == 1
     _, _, _, _, infos = p.step({"white_0": 0})  # two groups: White places again
-    assert infos["black_0"]["active_agent"] == "white_0" and infos["white_0"]["turn_step"] == 2
+    assert infos["black_0"]["active_agent"] == 1 and infos["white_0"]["turn_step"] == 2
     _, rewards, terms, _, _ = p.step({"white_0": 12})  # occupied: env() ends the game
     assert rewards["white_0"] == -1 and all(terms.values()) and p.agents == []
     with pytest.raises(ValueError, match="call reset"):

@@ -65,10 +65,11 @@ def test_registering_a_game_checks_the_name_the_factory_and_what_it_builds(monke
 
     monkeypatch.setattr(game_module, "_FACTORIES", dict(game_module._FACTORIES))  # for this test only
     monkeypatch.setattr(game_module, "_CACHE", dict(game_module._CACHE))
+    monkeypatch.setattr(game_module, "_INFER", dict(game_module._INFER))
     for args, message in [(("go", 42), "the factory of game 'go' must be 'module:function', got 42"),
                           (("go", "nocolon"), "must be 'module:function'"),
                           ((5, "a:b"), "a game name must be an identifier, got 5"),
-                          (("xodd", "odd_env.game:_yinsh_game"), "'xodd' is registered already .* overwrite=True")]:
+                          (("xodd", "odd_env.games.yinsh.game:make_game"), "'xodd' is registered already .* overwrite=True")]:
         with pytest.raises(ValueError, match=message):
             game_module.register(*args)
     assert available_games() == ["xodd", "yinsh", "yodd"]  # nothing registered by a refused call
@@ -79,7 +80,7 @@ def test_registering_a_game_checks_the_name_the_factory_and_what_it_builds(monke
     game_module.register("chess", "not_a_game:factory", overwrite=True)
     with pytest.raises(ValueError, match="returned list, not a Game"):
         make("chess")
-    game_module.register("chess", "odd_env.game:_yinsh_game", overwrite=True)
+    game_module.register("chess", "odd_env.games.yinsh.game:make_game", overwrite=True)
     assert make("chess").num_planes == make("yinsh").num_planes
 
 

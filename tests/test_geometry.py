@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from odd_env.core import HEX_SIZES, SQUARE_SIZES, hexhex, square, yinsh_board
-from odd_env.common import geometry
+from odd_env.common.geometry import geometry
 
 
 @pytest.mark.parametrize("n", list(SQUARE_SIZES))

@@ -328,9 +328,8 @@ def test_a_missing_network_exits_2(capsys):
 
 
 def test_bad_choice_and_a_load_of_another_board_exit_2(tmp_path, capsys):
-    with pytest.raises(SystemExit) as e:
-        main(["--as", "red"])
-    assert e.value.code == 2
+    assert main(["--as", "red", "--opponent", "random"], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
+    assert "human must be 'black', 'white' or 'random'" in capsys.readouterr().err
     saved = PlaySession("xodd", 4, opponent="random", seed=0).save(tmp_path / "g.txt")
     assert main(["--load", str(saved), "--game", "yodd"], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
     assert "is a game of xodd 4, not yodd 4" in capsys.readouterr().err

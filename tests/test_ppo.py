@@ -362,8 +362,8 @@ def test_augment_with_the_identity_alone_is_the_plain_update(tmp_path, monkeypat
     import agents.train.ppo as ppo
 
     plain, augmented = Trainer(small_args(tmp_path / "a")), Trainer(small_args(tmp_path / "b", augment=True))
-    group = ppo.symmetries
-    monkeypatch.setattr(ppo, "symmetries", lambda game: group(game)[:1])
+    group = ppo.board_symmetries
+    monkeypatch.setattr(ppo, "board_symmetries", lambda game: group(game)[:1])
     torch.manual_seed(9)  # the two trainers share torch's generator: the same draws for both
     batch = plain.collect()
     torch.manual_seed(9)

@@ -7,8 +7,9 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("torchrl")
 
 from torchrl.envs import PettingZooWrapper  # noqa: E402
+from torchrl.envs.utils import check_env_specs  # noqa: E402
 
-from odd_env import xodd_v0, yodd_v0  # noqa: E402
+from odd_env import xodd_v0, yinsh_v0, yodd_v0  # noqa: E402
 
 AGENTS = ("black_0", "white_0")
 
@@ -40,3 +41,18 @@ def test_pettingzoo_wrapper_plays_the_game_of_the_raw_env(module, size):
     for a in AGENTS:
         assert rollout["next", a, "reward"][-1].item() == ref.rewards[a]
     assert sorted(ref.rewards.values()) == [-1.0, 1.0]
+
+
+@pytest.mark.filterwarnings("ignore:PettingZoo in TorchRL is tested using version")
+@pytest.mark.parametrize("make", [lambda: yinsh_v0.env(blitz=True), lambda: xodd_v0.parallel_env(board_size=3),
+                                  lambda: yodd_v0.parallel_env(board_size=2), lambda: yinsh_v0.parallel_env(blitz=True)],
+                         ids=["yinsh-aec", "xodd-parallel", "yodd-parallel", "yinsh-parallel"])
+def test_every_env_passes_torchrls_spec_check_and_rolls_out(make):
+    """The infos are numbers (YINSH's decision kind, the parallel envs' active agent), which TorchRL's
+    specs need: a string there failed with "new(): invalid data type 'str'"."""
+    torch.manual_seed(0)
+    torch.set_num_threads(1)
+    env = PettingZooWrapper(make(), use_mask=True)
+    check_env_specs(env, seed=0)
+    rollout = env.rollout(300)
+    assert rollout["next", "done"].any()

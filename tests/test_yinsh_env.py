@@ -40,7 +40,7 @@ def test_spaces_agents_and_first_observation():
     assert space["action_mask"].shape == (485,) and e.action_space("black_0").n == 485
     obs, reward, term, trunc, info = e.last()
     assert space.contains(obs) and reward == 0 and not term and not trunc
-    assert info == {"decision": "place", "white_removed": 0, "black_removed": 0, "pool": 51}
+    assert info == {"decision": DECISIONS.index("place"), "white_removed": 0, "black_removed": 0, "pool": 51}
     assert obs["action_mask"][:N].sum() == 85 and not obs["action_mask"][N:].any()
     planes = obs["observation"]
     assert planes[4].sum() == 85 and planes[6].all() and planes[19].all() and planes[23].all()
@@ -84,11 +84,11 @@ def test_agent_selection_follows_the_decider():
              ("white_0", "remove_row", row_action("A2", "E2")), ("white_0", "remove_ring", "K8"),
              ("black_0", "remove_row", row_action("A3", "E3")), ("black_0", "remove_ring", "G2")]
     for agent, decision, action in steps:
-        assert e.agent_selection == agent and e.infos[agent]["decision"] == decision
+        assert e.agent_selection == agent and DECISIONS[e.infos[agent]["decision"]] == decision
         e.step(P(action) if isinstance(action, str) else action)
         assert e.rewards == {"white_0": 0.0, "black_0": 0.0}
-    assert e.agent_selection == "black_0" and e.infos["black_0"]["decision"] == "move"
-    assert e.infos["white_0"] == {"decision": "move", "white_removed": 1, "black_removed": 1, "pool": 51}
+    assert e.agent_selection == "black_0" and DECISIONS[e.infos["black_0"]["decision"]] == "move"
+    assert e.infos["white_0"] == {"decision": DECISIONS.index("move"), "white_removed": 1, "black_removed": 1, "pool": 51}
     # The observation is relative: black's own markers are plane 2 for black.
     b, w = e.observe("black_0"), e.observe("white_0")
     assert np.array_equal(b["observation"][2], w["observation"][3]) and b["observation"][23].all()
@@ -104,10 +104,10 @@ def test_the_order_of_resolution_example_of_the_rules_page():
     for agent, decision, action in [("white_0", "move", 68), ("white_0", "destination", 46),
                                     ("white_0", "remove_row", 308), ("white_0", "remove_ring", 84),
                                     ("black_0", "remove_row", 298), ("black_0", "remove_ring", 64)]:
-        assert (e.agent_selection, e.infos[agent]["decision"]) == (agent, decision)
+        assert (e.agent_selection, DECISIONS[e.infos[agent]["decision"]]) == (agent, decision)
         assert e.observe(agent)["action_mask"][action] == 1
         e.step(action)
-    assert (e.agent_selection, e.infos["black_0"]["decision"]) == ("black_0", "move")
+    assert (e.agent_selection, DECISIONS[e.infos["black_0"]["decision"]]) == ("black_0", "move")
 
 
 def test_rewards_when_the_mover_wins():
@@ -118,7 +118,7 @@ def test_rewards_when_the_mover_wins():
     assert all(e.terminations.values())
     assert e.rewards == {"white_0": 1.0, "black_0": -1.0}
     _, reward, term, _, info = e.last()
-    assert term and reward in (1.0, -1.0) and info["decision"] == "over"
+    assert term and reward in (1.0, -1.0) and info["decision"] == -1  # over
 
 
 @pytest.mark.parametrize("action, match", [
@@ -231,7 +231,7 @@ def test_random_games_end_with_consistent_rewards():
             if term or trunc:
                 e.step(None)
                 continue
-            kinds.add(info["decision"])
+            kinds.add(DECISIONS[info["decision"]])
             assert obs["observation"][23].all()
             e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         assert not e.agents
@@ -249,7 +249,7 @@ def test_yinsh_parallel_env_and_state(blitz):
     state_test(yinsh_v0.env(blitz=blitz), yinsh_v0.parallel_env(blitz=blitz), num_cycles=100)
     par = pettingzoo.make("parallel", "odd_env/yinsh-v0", blitz=blitz)
     obs, infos = par.reset(seed=0)
-    assert infos["white_0"]["active_agent"] == "white_0"
+    assert infos["white_0"]["active_agent"] == 0  # white_0, the first of possible_agents
     # The global state is White's view whoever decides: equal to the observation of
     # white_0 when White decides, and the same object for both agents' steps.
     raw = yinsh_v0.raw_env(blitz=blitz)

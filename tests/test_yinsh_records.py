@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from odd_env.games.odd import records
+from odd_env.games.yinsh import records
 from odd_env import yinsh_v0
 from odd_env.games.yinsh.state import PASS_ACTION, YinshState, parse_point, row_action
 from odd_env import GameRecord, YinshRecord
@@ -116,7 +116,7 @@ def test_random_games_round_trip_through_text(seed, blitz, tmp_path):
 
 
 def test_the_result_comment_says_who_won_and_why():
-    rec = YinshRecord.from_text(records.__doc__.split("::")[2].split("\n\n")[1].replace("<-", "#"))
+    rec = YinshRecord.from_text(records.__doc__.split("::")[1].split("\n\n")[1].replace("<-", "#"))
     assert rec.to_text().splitlines()[-1] == "# white wins (rings removed: white 1, black 0)"
     results = {random_record(seed).to_text().splitlines()[-1] for seed in range(8)}
     assert "# draw (rings removed: white 0, black 0; the pool is empty)" in results
@@ -124,7 +124,7 @@ def test_the_result_comment_says_who_won_and_why():
 
 
 def test_the_module_docstring_example_is_a_legal_game():
-    block = records.__doc__.split("::")[2].split("\n\n")[1]
+    block = records.__doc__.split("::")[1].split("\n\n")[1]
     text = "\n".join(line.split("<-")[0] for line in block.splitlines())
     rec = YinshRecord.from_text(text)
     assert rec.is_over and rec.blitz and rec.state.winner == 0
@@ -228,7 +228,7 @@ def test_malformed_or_illegal_records_name_the_line(text, message):
 
 
 def test_a_turn_after_the_end_of_the_game_is_refused():
-    text = records.__doc__.split("::")[2].split("\n\n")[1]
+    text = records.__doc__.split("::")[1].split("\n\n")[1]
     text = "\n".join(line.split("<-")[0] for line in text.splitlines())
     with pytest.raises(ValueError, match=r"line 22 \(turn 20\): the game is over \(white wins .*\): no turn can"):
         YinshRecord.from_text(text + "\nK9-K8\n")

@@ -247,8 +247,10 @@ class OddParallelEnv(turn_based_aec_to_parallel_wrapper):
     """PettingZoo's turn-based conversion of an AEC env to a ``ParallelEnv``.
 
     Each ``step(actions)`` plays ``actions[active]`` for the one agent to act,
-    named in every agent's ``infos[agent]["active_agent"]`` (after ``reset`` as
-    well as after each step); the other agents' entries are ignored, and the
+    whose index in ``possible_agents`` is every agent's
+    ``infos[agent]["active_agent"]`` (after ``reset`` as well as after each
+    step; a number, as TorchRL's specs need); the idle agent's action mask
+    holds the last action alone (its no-op: ignored, as everything it sends); the other agents' entries are ignored, and the
     same agent stays active for step 2 of its turn. Observations, rewards and
     the end of the game are those of the AEC env underneath.
     """
@@ -256,9 +258,21 @@ class OddParallelEnv(turn_based_aec_to_parallel_wrapper):
     def reset(self, seed: int | None = None, options: dict | None = None) -> tuple[dict, dict]:
         """Reset the AEC env; returns (observations, infos) with ``active_agent`` in every info."""
         observations, infos = super().reset(seed=seed, options=options)
-        for agent in self.agents:
-            infos[agent] = {**infos[agent], "active_agent": self.aec_env.agent_selection}
+        self._mark_active(observations, infos)
         return observations, infos
+
+    def _mark_active(self, observations: dict, infos: dict) -> None:
+        """Every info gets the index of the agent to act; an idle agent's mask holds the last action
+        alone, its no-op (the action is ignored), so that samplers that draw from masks (TorchRL)
+        always find one."""
+        selected = self.aec_env.agent_selection
+        active = self.possible_agents.index(selected)
+        for agent, info in infos.items():
+            info["active_agent"] = active
+            if agent != selected and agent in observations and not self.aec_env.terminations.get(agent, True):
+                mask = np.zeros_like(observations[agent]["action_mask"])
+                mask[-1] = 1
+                observations[agent]["action_mask"] = mask
 
     def step(self, actions: dict) -> tuple[dict, dict, dict, dict, dict]:
         """Play the active agent's action; ValueError if it is missing or the game is over."""
@@ -272,7 +286,9 @@ class OddParallelEnv(turn_based_aec_to_parallel_wrapper):
             raise ValueError(
                 f"actions must hold an action for the agent to act, {active!r}; got keys {list(actions)!r}"
             )
-        return super().step(actions)
+        observations, rewards, terminations, truncations, infos = super().step(actions)
+        self._mark_active(observations, infos)
+        return observations, rewards, terminations, truncations, infos
 
 
 def make_parallel_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> OddParallelEnv:

@@ -20,7 +20,8 @@ from .state import NUM_PLANES, OBSERVATION_VERSION, GameState
 def make_game(name: str, size: int | None = None, variant: str = "") -> Game:
     """Xodd or Yodd at ``size`` (default 9 and 6)."""
     if variant:
-        raise ValueError(f"{name} has no variants, got variant={variant!r}")
+        also = " (blitz is a variant of YINSH)" if variant == "blitz" else ""
+        raise ValueError(f"{name} has no variants, got variant={variant!r}{also}")
     g = geometry(name, (9 if name == "xodd" else 6) if size is None else size)
 
     def own(state: Any) -> GameState:

@@ -12,7 +12,7 @@ from ...common.aec import PositionRawEnv
 from . import kernels as K
 from .records import YinshRecord
 from .render import to_rgb, to_svg, to_text
-from .state import DECISIONS, NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState, check_state
+from .state import NUM_ACTIONS, NUM_PLANES, OBSERVATION_VERSION, YinshState, check_state
 
 AGENTS = ("white_0", "black_0")
 """Agent names: player 0 (white, first) and player 1 (black)."""
@@ -67,7 +67,7 @@ class YinshRawEnv(PositionRawEnv):
     def _update_infos(self) -> None:
         meta = self.state_._meta.tolist()  # one conversion: this runs every step
         kind = meta[K.M_KIND]
-        info = {"decision": DECISIONS[kind] if kind >= 0 else "over",
+        info = {"decision": kind,  # numbers only (TorchRL's specs take no strings): DECISIONS[kind], -1 once over
                 "white_removed": meta[K.M_REMOVED], "black_removed": meta[K.M_REMOVED + 1],
                 "pool": meta[K.M_POOL]}
         self.infos = {AGENTS[0]: info, AGENTS[1]: dict(info)}
