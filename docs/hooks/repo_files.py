@@ -9,8 +9,10 @@ mkdocs-jupyter, other files are copied as they are) and rewrites the links to po
 built site works offline and strict mode still checks every link: a target that does not exist is
 left alone, and MkDocs reports it.
 
-It also drops the Sphinx roles (``:class:``, ``:func:`` ...) that the docstrings use, keeping the
-code they mark, since mkdocstrings renders docstrings as Markdown.
+It also tidies what mkdocstrings renders from the docstrings, which are written for ``help()``:
+the Sphinx roles (``:class:``, ``:func:`` ...) are dropped, keeping the code they mark, and a
+reStructuredText simple table (rows between ``=====  ===`` rules), which Markdown runs together
+into one paragraph, is shown as the preformatted text it is.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = "docs"
 LINK = re.compile(r"(\]\()([^)\s]+)(\))")
 ROLE = re.compile(r":(?:class|func|meth|mod|attr|data|exc|obj|py:\w+):(<code>)~?")
+RST_TABLE = re.compile(r"<p>(={3,}[ =]*\n[\s\S]*?\n={3,}[ =]*)</p>")
 ALWAYS = ("notebooks/*.ipynb",)  # in the nav whether or not a page links them
 
 
@@ -90,4 +93,4 @@ def on_page_markdown(markdown: str, page, config, files) -> str:
 
 
 def on_page_content(html: str, page, config, files) -> str:
-    return ROLE.sub(r"\1", html)
+    return RST_TABLE.sub(r"<pre>\1</pre>", ROLE.sub(r"\1", html))
