@@ -89,7 +89,8 @@ def test_strength_table_is_the_one_the_index_gives():
 
 def test_strongest_opponents_table_names_players_that_load():
     """Every spec of docs/pretrained.md's "strongest opponent" table parses, names a registered
-    player and, where it names a network, a shipped one; every shipped network's board has a row."""
+    player and, where it names a network, a shipped one; the games it cites of a shipped network are
+    the index's; every shipped network's board has a row."""
     import json
 
     import agents
@@ -111,6 +112,16 @@ def test_strongest_opponents_table_names_players_that_load():
         for key in ("pretrained", "network"):
             if key in options:
                 assert options[key] in shipped, f"{spec}: no shipped network {options[key]!r}"
+    for row in rows:  # "N of M against `OPPONENT`" of a shipped network is its strength table's row
+        names = set(re.findall(r"(?:pretrained|network)=(\w+)", row)) & shipped
+        for wins, games, opponent in re.findall(r"(\d+) of (\d+) against `([^`]+)`", row):
+            assert len(names) == 1, f"which network's {wins} of {games}? {row}"
+            (name,) = names
+            measured = {m["opponent"]: m for m in index[name]["strength"]}
+            assert opponent in measured, f"{name} has no measurement against {opponent}"
+            m = measured[opponent]
+            assert (int(wins), int(games)) == (round(m["win_rate"] * m["games"]), m["games"]), \
+                f"{name} against {opponent}: the index says {m['win_rate']} of {m['games']}, the row {wins} of {games}"
     boards = {f"{d['game'].capitalize()} {'base ' if d['game'] == 'yodd' else ''}{d['board_size']}" for d in index.values()}
     for board in boards:
         label = board if board.startswith("Yodd") else f"{board}x{board.split()[1]}"
