@@ -283,3 +283,16 @@ def test_site_builds_in_strict_mode(tmp_path):
     assert (tmp_path / "site" / "notebooks" / "04_yinsh" / "index.html").is_file()
     env_page = (tmp_path / "site" / "envs" / "xodd" / "index.html").read_text(encoding="utf-8")
     assert "stones of the acting player" in env_page  # the observation planes, from odd_env.xodd_v0's docstring
+
+
+def test_readme_python_examples_run(capsys):
+    """The README's Python blocks (a first game, the game interface) run as written."""
+    import odd_env  # noqa: F401  (registers the envs)
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", readme, re.M | re.S)
+    assert len(blocks) >= 2
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "rings_removed" in out, out  # the YINSH game's summary, printed by the second block
