@@ -1,5 +1,6 @@
 """The documentation agrees with the repository: rules references point to pages and sections that exist,
-and the README's measured tables are the ones their data (journals, the pretrained index) give."""
+relative links point to files (and headings) that exist, the site builds in strict mode, and the measured
+tables of the docs pages are the ones their data (journals, the pretrained index) give."""
 
 from __future__ import annotations
 
@@ -10,6 +11,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = re.compile(r"docs/rules/(\w+)\.md(?:\s+sections?\s+(\d+)(?:\s+(?:to|and|-)\s+(\d+))?)?")
+
+
+def _doc_pages() -> list[Path]:
+    """The README and the documentation pages (docs/ and its folders, the rules pages included)."""
+    return [ROOT / "README.md"] + sorted((ROOT / "docs").rglob("*.md"))
+
+
+def _docs_text() -> str:
+    """The text of the documentation pages, the README excluded: where the measured tables live."""
+    return "\n\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "docs").rglob("*.md")))
 
 
 def _tracked_text_files() -> list[Path]:
@@ -41,45 +52,87 @@ def test_rules_references_point_to_existing_pages_and_sections():
     assert checked > 20  # the code cites the rules pages throughout
 
 
-JOURNAL_ROW = re.compile(r"^\|.*\(benchmarks/journals/([\w.-]+\.jsonl)\).*\|$", re.M)
+JOURNAL_ROW = re.compile(r"^\|.*\((?:\.\./)*benchmarks/journals/([\w.-]+\.jsonl)\).*\|$", re.M)
 
 
-def test_readme_rows_from_a_journal_show_its_games_and_score():
-    """A README row that links a journal in benchmarks/journals/ shows that journal's count, score and ms/move."""
+def test_docs_rows_from_a_journal_show_its_games_and_score():
+    """A docs row (docs/pretrained.md, docs/benchmarks.md ...) that links a journal in
+    benchmarks/journals/ shows that journal's count, score and ms/move; every journal has a row."""
     from agents.arena import ArenaResult
 
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    rows = JOURNAL_ROW.findall(readme)
+    text = _docs_text()
+    rows = JOURNAL_ROW.findall(text)
     kept = sorted(p.name for p in (ROOT / "benchmarks" / "journals").glob("*.jsonl"))
-    assert rows and sorted(set(rows)) == kept, f"README links {sorted(set(rows))}, the folder holds {kept}"
-    for m in JOURNAL_ROW.finditer(readme):
+    assert rows and sorted(set(rows)) == kept, f"the docs link {sorted(set(rows))}, the folder holds {kept}"
+    for m in JOURNAL_ROW.finditer(text):
         row, name = m.group(0), m.group(1)
         result = ArenaResult.from_journal(ROOT / "benchmarks" / "journals" / name)
         wr, lo, hi, n = result.win_rate(0, 1)
         cells = [c.strip().strip("*") for c in row.strip("|").split("|")]
-        assert f"{n} so far" in cells or str(n) in cells, f"{name}: {n} games, the README row says {row}"
-        assert f"{wr:.1%} [{100 * lo:.1f}, {100 * hi:.1f}]" in cells, f"{name}: {wr:.1%} [{lo:.3f}, {hi:.3f}], the README row says {row}"
-        assert f"{result.ms_per_move[0]:.0f}" in cells, f"{name}: {result.ms_per_move[0]:.0f} ms per move, the README row says {row}"
+        assert f"{n} so far" in cells or str(n) in cells, f"{name}: {n} games, the docs row says {row}"
+        assert f"{wr:.1%} [{100 * lo:.1f}, {100 * hi:.1f}]" in cells, f"{name}: {wr:.1%} [{lo:.3f}, {hi:.3f}], the docs row says {row}"
+        assert f"{result.ms_per_move[0]:.0f}" in cells, f"{name}: {result.ms_per_move[0]:.0f} ms per move, the docs row says {row}"
 
 
-def test_readme_strength_table_is_the_one_the_index_gives():
-    """The README's strength table is `python benchmarks/pretrained.py table` of the shipped index, verbatim."""
+def test_strength_table_is_the_one_the_index_gives():
+    """docs/pretrained.md's strength table is `python benchmarks/pretrained.py table` of the shipped index, verbatim."""
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "table"], cwd=ROOT,
                          capture_output=True, text=True, check=True).stdout.strip()
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    page = (ROOT / "docs" / "pretrained.md").read_text(encoding="utf-8")
     assert out.startswith("| network | game |") and out.count("\n") > 10
-    stale = [line for line in out.splitlines() if line not in readme.splitlines()]
-    assert not stale, f"README's strength table lacks these rows of the index (rerun the table command): {stale}"
-    start = readme.index(out.splitlines()[0])
-    shown = readme[start:].split("\n\n", 1)[0].strip()
-    assert shown == out, "README's strength table has rows the index does not give"
+    stale = [line for line in out.splitlines() if line not in page.splitlines()]
+    assert not stale, f"docs/pretrained.md's strength table lacks these rows of the index (rerun the table command): {stale}"
+    start = page.index(out.splitlines()[0])
+    shown = page[start:].split("\n\n", 1)[0].strip()
+    assert shown == out, "docs/pretrained.md's strength table has rows the index does not give"
+
+
+def test_strongest_opponents_table_names_players_that_load():
+    """Every spec of docs/pretrained.md's "strongest opponent" table parses, names a registered
+    player and, where it names a network, a shipped one; the games it cites of a shipped network are
+    the index's; every shipped network's board has a row."""
+    import json
+
+    import agents
+
+    page = (ROOT / "docs" / "pretrained.md").read_text(encoding="utf-8")
+    heading = "## The strongest opponent per game and size"
+    assert heading in page
+    section = page[page.index(heading):].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| game")]
+    index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
+    shipped = set(index)
+    specs = []
+    for row in rows:
+        specs += re.findall(r"`([a-z]+(?::[^`]*)?)`", row.split("|")[2])
+    assert len(rows) >= 8 and specs, rows
+    for spec in specs:
+        name, options = agents.parse_spec(spec)
+        assert name in agents.available(), spec
+        for key in ("pretrained", "network"):
+            if key in options:
+                assert options[key] in shipped, f"{spec}: no shipped network {options[key]!r}"
+    for row in rows:  # "N of M against `OPPONENT`" of a shipped network is its strength table's row
+        names = set(re.findall(r"(?:pretrained|network)=(\w+)", row)) & shipped
+        for wins, games, opponent in re.findall(r"(\d+) of (\d+) against `([^`]+)`", row):
+            assert len(names) == 1, f"which network's {wins} of {games}? {row}"
+            (name,) = names
+            measured = {m["opponent"]: m for m in index[name]["strength"]}
+            assert opponent in measured, f"{name} has no measurement against {opponent}"
+            m = measured[opponent]
+            assert (int(wins), int(games)) == (round(m["win_rate"] * m["games"]), m["games"]), \
+                f"{name} against {opponent}: the index says {m['win_rate']} of {m['games']}, the row {wins} of {games}"
+    boards = {f"{d['game'].capitalize()} {'base ' if d['game'] == 'yodd' else ''}{d['board_size']}" for d in index.values()}
+    for board in boards:
+        label = board if board.startswith("Yodd") else f"{board}x{board.split()[1]}"
+        assert any(row.startswith(f"| {label} |") for row in rows), f"no row for {label}"
 
 
 def _documented_ppo_commands() -> list[str]:
-    """Every ``python -m agents.ppo ...`` command the README and the pretrained index show."""
+    """Every ``python -m agents.ppo ...`` command the README, the docs pages and the pretrained index show."""
     import json
 
-    text = (ROOT / "README.md").read_text(encoding="utf-8").replace("\\\n", " ")
+    text = "\n".join(p.read_text(encoding="utf-8") for p in _doc_pages()).replace("\\\n", " ")
     commands = [m.group(0) for m in re.finditer(r"python -m agents\.ppo(?: +[^\s`|]+)+", text)]
     index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
     rows = index.values() if isinstance(index, dict) else index
@@ -88,7 +141,7 @@ def _documented_ppo_commands() -> list[str]:
 
 
 def test_documented_training_commands_parse_and_their_opponents_play_the_game(tmp_path):
-    """The README's and the index's training commands start: their arguments pass the trainer's
+    """The README's, the docs pages' and the index's training commands start: their arguments pass the trainer's
     checks, and their evaluation and league opponents can play the command's game (the YINSH
     command keeps the default --eval-opponents, which leaves greedy out there)."""
     import shlex
@@ -166,3 +219,80 @@ def test_module_docstring_examples_run_as_written(tmp_path, monkeypatch):
     for text, kind, result in zip(formats, (GameRecord, YinshRecord), ("white wins", "white wins")):
         record = kind.from_text(re.sub(r"[ \t]+<-.*", "", text))
         assert record.state.is_terminal and result in record.to_text(), record.to_text()
+
+
+LINK = re.compile(r"\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.M | re.S)
+
+
+def _slug(heading: str) -> str:
+    """A heading's anchor as MkDocs (toc's default slugify) makes it; GitHub's agrees on these pages' headings."""
+    text = re.sub(r"<[^>]+>|`", "", heading)
+    text = re.sub(r"[^\w\s-]", "", text).strip().lower()
+    return re.sub(r"[-\s]+", "-", text)
+
+
+def _anchors(page: Path) -> set[str]:
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    return {_slug(m.group(1)) for m in re.finditer(r"^#{1,6}\s+(.+?)\s*#*$", text, re.M)}
+
+
+def test_relative_links_point_to_existing_files():
+    """Every relative link of the README and of the docs pages points to a file of the repository,
+    and a link to a heading of a Markdown page (``page.md#heading``) to a heading it has."""
+    checked = 0
+    for page in _doc_pages():
+        text = FENCE.sub("", page.read_text(encoding="utf-8"))
+        for target in LINK.findall(text):
+            if re.match(r"^[a-z][a-z0-9+.-]*:", target, re.I):
+                continue  # https:, mailto: ...
+            path, _, anchor = target.partition("#")
+            where = f"{page.relative_to(ROOT)} links {target!r}"
+            dest = (page.parent / path).resolve() if path else page
+            assert dest.is_file(), f"{where}: no such file"
+            assert ROOT in dest.parents, f"{where}: outside the repository"
+            if anchor and dest.suffix == ".md" and "." not in anchor:  # dotted anchors are mkdocstrings' objects
+                assert anchor in _anchors(dest), f"{where}: no heading with that anchor in {dest.relative_to(ROOT)}"
+            checked += 1
+    assert checked > 50
+
+
+def test_readme_is_the_front_door():
+    """The README stays short and leads to the docs pages for the three questions users ask."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.splitlines()) <= 250
+    for target in ("docs/training.md#train-on-yinsh", "docs/pretrained.md#the-strongest-opponent-per-game-and-size",
+                   "docs/ray.md", "docs/getting-started.md", "docs/benchmarks.md", "docs/layout.md"):
+        assert f"]({target}" in readme, target
+    assert "python -m pytest -n 2 -q" in readme
+    assert "https://download.pytorch.org/whl/cpu" in readme  # the CPU build: PyPI's torch is the CUDA one
+
+
+def test_site_builds_in_strict_mode(tmp_path):
+    """``mkdocs build --strict`` succeeds: every page, link, anchor, docstring reference and notebook
+    of mkdocs.yml resolves (skipped where the docs extra is not installed)."""
+    import pytest
+
+    for module in ("mkdocs", "material", "mkdocstrings", "mkdocstrings_handlers.python", "mkdocs_jupyter"):
+        pytest.importorskip(module)
+    run = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site"),
+                          "--config-file", str(ROOT / "mkdocs.yml")], cwd=ROOT, capture_output=True, text=True,
+                         env={**__import__("os").environ, "NO_MKDOCS_2_WARNING": "1"}, timeout=600)
+    assert run.returncode == 0, run.stderr[-4000:]
+    assert (tmp_path / "site" / "pretrained" / "index.html").is_file()
+    assert (tmp_path / "site" / "notebooks" / "04_yinsh" / "index.html").is_file()
+    env_page = (tmp_path / "site" / "envs" / "xodd" / "index.html").read_text(encoding="utf-8")
+    assert "stones of the acting player" in env_page  # the observation planes, from odd_env.xodd_v0's docstring
+
+
+def test_readme_python_examples_run(capsys):
+    """The README's Python blocks (a first game, the game interface) run as written."""
+    import odd_env  # noqa: F401  (registers the envs)
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", readme, re.M | re.S)
+    assert len(blocks) >= 2
+    for code in blocks:
+        exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out
+    assert "rings_removed" in out, out  # the YINSH game's summary, printed by the second block
