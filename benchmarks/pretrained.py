@@ -10,7 +10,7 @@
     # arena tables (both colours), written into the index and printed as Markdown
     python benchmarks/pretrained.py measure xodd9 --opponents random,greedy,mcts:simulations=200 --games 400
     python benchmarks/pretrained.py measure xodd9 --opponents mcts:simulations=1000 --games 40
-    python benchmarks/pretrained.py table       # every shipped network's table, for the README
+    python benchmarks/pretrained.py table       # every shipped network's table, for docs/pretrained.md
 
 ``measure`` replaces the rows of the opponents it measured and keeps the others. Its games are journaled
 as they end (``runs/measure/NAME/vs-SPEC.jsonl``, ``--journal-dir``): a long measurement that was stopped

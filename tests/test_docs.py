@@ -205,16 +205,16 @@ def test_module_docstring_examples_run_as_written(tmp_path, monkeypatch):
     from odd_env import GameRecord, YinshRecord
 
     monkeypatch.chdir(tmp_path)  # PlaySession's example saves game.txt
-    namespaces = {"odd_env/gym_env.py": {}, "odd_env/positions.py": {"from_ascii": from_ascii},
+    namespaces = {"odd_env/gym_env.py": {}, "odd_env/games/odd/positions.py": {"from_ascii": from_ascii},
                   "odd_env/__init__.py": {"pettingzoo": __import__("pettingzoo")},
                   "agents/pretrained.py": {"agents": agents, "gymnasium": __import__("gymnasium")},
-                  "agents/play_session.py": {"PlaySession": PlaySession}}
+                  "agents/play/session.py": {"PlaySession": PlaySession}}
     for path, namespace in namespaces.items():
         (code,) = _docstring_examples(path)
         import odd_env  # noqa: F401  (registers the envs the examples make)
         exec(code, dict(namespace))
     assert GameRecord.load("game.txt").game == "yodd"
-    formats = _docstring_examples("odd_env/records.py")
+    formats = _docstring_examples("odd_env/games/odd/records.py") + _docstring_examples("odd_env/games/yinsh/records.py")
     assert len(formats) == 2
     for text, kind, result in zip(formats, (GameRecord, YinshRecord), ("white wins", "white wins")):
         record = kind.from_text(re.sub(r"[ \t]+<-.*", "", text))

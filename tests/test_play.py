@@ -376,7 +376,7 @@ def test_terminal_colours_on_a_tty_and_ctrl_c_saves(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env["PYTHONPATH"] = str(ROOT)
     saved = tmp_path / "g.txt"
-    code = f"import sys; from agents.play import main; sys.exit(main(['--board-size', '4', '--save', {str(saved)!r}]))"
+    code = f"import sys; from agents.play.cli import main; sys.exit(main(['--board-size', '4', '--save', {str(saved)!r}]))"
     pid, fd = pty.fork()
     if pid == 0:  # the child: its standard streams are the terminal
         os.chdir(ROOT)

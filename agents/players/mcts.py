@@ -85,13 +85,13 @@ C_ROLLOUT = 1.4
 
 C_VALUE = 0.5
 """The exploration constant of PUCT with a value function (network-guided search); values are in
-[0, 1], so this is AlphaZero's c_puct of 1.0 on its [-1, 1] scale (measured: see the README)."""
+[0, 1], so this is AlphaZero's c_puct of 1.0 on its [-1, 1] scale (measured: see docs/pretrained.md)."""
 
 GROUP_SCALE = 2.0
 """Groups of balance that make ``tanh(balance / GROUP_SCALE)`` about 0.76 (``group_weight``)."""
 
 GROUP_WEIGHT = 0.5
-"""``group_weight`` of network-guided searches on Xodd and Yodd unless given (measured: see the README)."""
+"""``group_weight`` of network-guided searches on Xodd and Yodd unless given (measured: see docs/pretrained.md)."""
 
 
 
@@ -165,7 +165,7 @@ class MCTSAgent(Agent):
         batch: leaves evaluated together, with virtual loss (a visit counted on
             the way down, its value added when the leaf is evaluated), in one
             network call with ``network=``: faster per move, a little weaker per
-            simulation (see the README); 1 (default) is the plain search.
+            simulation (see docs/pretrained.md); 1 (default) is the plain search.
             Rollout searches evaluate one leaf at a time (batch 1).
         fpu_reduction: PUCT values an unvisited edge at the node's mean value
             minus ``fpu_reduction`` times the square root of the prior mass of
@@ -178,7 +178,7 @@ class MCTSAgent(Agent):
             ``(1 - w) * value + w * tanh((opponent's groups - own groups) /``
             :data:`GROUP_SCALE` ``)`` for the player to act (the count that
             decides the game at its end, which the networks' value heads read
-            poorly; see the README), as AlphaGo mixed its value network with
+            poorly; see docs/pretrained.md), as AlphaGo mixed its value network with
             rollouts; 0 uses the value alone (plain PUCT). None (default):
             :data:`GROUP_WEIGHT` for searches with a value function on Xodd
             and Yodd, 0 otherwise (rollouts; YINSH, which has no groups).
