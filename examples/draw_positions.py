@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from odd_env.core import hexhex, square
+from odd_env import hexhex, square
 from odd_env.games.yinsh import render as yinsh_render
 from odd_env import GameRecord, YinshRecord
 from odd_env.games.odd.render import to_svg

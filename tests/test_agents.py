@@ -18,7 +18,7 @@ from agents.players.greedy import GreedyAgent
 from odd_env.games.odd.heuristics import WIN, action_scores, best_turn
 from agents.players.mcts import MCTSAgent
 from agents.players.random_agent import RandomAgent
-from odd_env.core import GameState, hexhex, square
+from odd_env import GameState, hexhex, square
 from odd_env.games.odd.notation import parse_cell
 from odd_env.games.odd.positions import from_ascii
 from odd_env.game import make as make_game

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from odd_env import OddBatch, xodd_v0, yodd_v0
-from odd_env.core import NUM_PLANES
+from odd_env.games.odd.state import NUM_PLANES
 
 MODULES = {"xodd": xodd_v0, "yodd": yodd_v0}
 

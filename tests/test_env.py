@@ -9,7 +9,8 @@ from pettingzoo.test import api_test, parallel_api_test, seed_test, state_test
 
 import odd_env
 from odd_env import xodd_v0, yodd_v0
-from odd_env.core import NUM_PLANES, STATE_PLANE_NAMES, GameState, square
+from odd_env.games.odd.state import NUM_PLANES, STATE_PLANE_NAMES
+from odd_env import GameState, square
 
 GAMES = {"xodd": xodd_v0, "yodd": yodd_v0}
 SIZES = [(xodd_v0, 5), (xodd_v0, 9), (yodd_v0, 3), (yodd_v0, 6)]

@@ -173,3 +173,22 @@ def test_arena_takes_a_game_with_its_own_size_and_refuses_another():
         round_robin(["random", "greedy"], x5, 9, games_per_pair=2, progress=False)
     with pytest.raises(ValueError, match="that game has size 5"):
         play_game("random", "random", x5, None, variant="blitz")
+
+
+def test_the_names_users_imported_before_the_game_folders_still_work():
+    """odd_env.core and the old command modules are thin re-exports of the moved code."""
+    import subprocess
+    import sys
+
+    import agents
+    import odd_env
+    from agents.ppo import PPOAgent
+    from agents.rllib_train import Args as RLlibArgs
+    from odd_env.core import BLACK, GameState, YinshState, hexhex, square
+
+    assert (GameState, YinshState, hexhex, square) == (odd_env.GameState, odd_env.YinshState, odd_env.hexhex,
+                                                       odd_env.square) and BLACK == 0
+    assert type(agents.load("ppo", pretrained="xodd7")) is PPOAgent and RLlibArgs.__module__ == "agents.train.rllib_train"
+    for command in ("agents.ppo", "agents.play"):  # a kept command name, and the new package
+        out = subprocess.run([sys.executable, "-m", command, "--help"], capture_output=True, text=True, timeout=300)
+        assert out.returncode == 0 and f"python -m {command}" in out.stdout, (command, out.stderr[-500:])

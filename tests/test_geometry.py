@@ -7,7 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from odd_env.core import HEX_SIZES, SQUARE_SIZES, hexhex, square, yinsh_board
+from odd_env.common.geometry import HEX_SIZES, SQUARE_SIZES, yinsh_board
+
+from odd_env import hexhex, square
 from odd_env.common.geometry import geometry
 
 

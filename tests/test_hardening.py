@@ -27,7 +27,7 @@ import numpy as np
 import pytest
 
 from odd_env import OddBatch, xodd_v0, yodd_v0
-from odd_env.core import GameState, hexhex, square
+from odd_env import GameState, hexhex, square
 from odd_env.games.odd import kernels as K
 from odd_env.common.geometry import Geometry
 

@@ -243,7 +243,7 @@ def test_a_network_averaged_over_the_symmetries(tmp_path_factory, game, size):
 
 
 def test_group_weight_blends_the_group_balance_into_the_leaf_values(tmp_path_factory):
-    from odd_env.core import GameState, square
+    from odd_env import GameState, square
 
     rng = np.random.default_rng(4)
     state = GameState(square(5))

@@ -19,7 +19,8 @@ from agents.play.cli import main, use_colour
 from agents.play.session import PlaySession, adapter
 from odd_env.games.yinsh.front import YinshFrontEnd as YinshAdapter
 from agents.players.random_agent import RandomAgent
-from odd_env.core import BLACK, WHITE, GameState, hexhex, square
+from odd_env.games.odd.state import BLACK, WHITE
+from odd_env import GameState, hexhex, square
 from odd_env.games.odd.notation import parse_stone
 from odd_env.games.yinsh.state import YinshState, parse_point, point_name, row_action
 from odd_env import GameRecord, YinshRecord

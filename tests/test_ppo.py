@@ -12,7 +12,7 @@ import agents  # noqa: E402
 from agents.train.network import NetConfig, PolicyValueNet, masked_entropy, masked_logits  # noqa: E402
 from agents.train.ppo import Args, PPOAgent, Trainer, load_checkpoint, parse_args, per_player_advantages, train  # noqa: E402
 from odd_env import OddBatch  # noqa: E402
-from odd_env.core import GameState, square  # noqa: E402
+from odd_env import GameState, square  # noqa: E402
 
 
 def test_per_player_advantages_on_a_hand_made_trajectory():

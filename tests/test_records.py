@@ -7,7 +7,8 @@ import numpy as np
 import pytest
 
 from odd_env import xodd_v0, yodd_v0
-from odd_env.core import BLACK, WHITE, GameState, hexhex, square
+from odd_env.games.odd.state import BLACK, WHITE
+from odd_env import GameState, hexhex, square
 from odd_env.games.odd.notation import action_name, cell_name, parse_action, parse_cell, parse_stone, parse_turn, stone_name, turn_name
 from odd_env.games.odd.records import GameRecord
 

@@ -9,7 +9,7 @@ import pytest
 
 from odd_env.games.odd import render
 from odd_env import xodd_v0, yodd_v0
-from odd_env.core import GameState, hexhex, square
+from odd_env import GameState, hexhex, square
 from odd_env.games.odd.notation import cell_name, column_letters
 from odd_env.games.odd.records import GameRecord
 from odd_env.games.odd.render import BOARD_COLOUR, STONE_COLOURS, board_layout, heatmap_colours, to_rgb, to_svg

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import reference as R
 
-from odd_env.core import GameState, hexhex, square
+from odd_env import GameState, hexhex, square
 from odd_env.games.odd.notation import cell_name, parse_cell
 from odd_env.games.odd.positions import from_ascii, to_ascii
 

@@ -10,7 +10,7 @@ most rings are walled in by markers, or where the pool is nearly empty.
 import numpy as np
 from yinsh_reference import RefYinsh
 
-from odd_env.core import yinsh_board
+from odd_env.common.geometry import yinsh_board
 from odd_env.games.yinsh.state import YinshState, parse_point, point_name
 
 

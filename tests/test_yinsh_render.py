@@ -8,7 +8,7 @@ import pytest
 
 from odd_env.games.odd import render
 from odd_env import yinsh_v0
-from odd_env.core import GameState, square
+from odd_env import GameState, square
 from odd_env.games.yinsh.state import YinshState, parse_point, point_name
 from odd_env.games.yinsh.records import YinshRecord
 from odd_env.games.odd.render import heatmap_colours

@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from odd_env.core import hexhex, yinsh_board
+from odd_env import hexhex
+
+from odd_env.common.geometry import yinsh_board
 from odd_env.games.yinsh.state import DECISIONS, NUM_ACTIONS, NUM_PLANES, NUM_POINTS, PASS_ACTION, YinshState, parse_point, point_name, row_action
 
 N = 121
@@ -512,7 +514,7 @@ def test_state_data_from_outside_is_checked_before_compiled_code_sees_it():
         YinshState(data=edited(YinshState().data, M_LAST_FROM=0, M_LAST_TO=3))  # a running game too
     with pytest.raises(ValueError, match="no ring move has been played"):
         YinshState(data=edited(YinshState().data, M_LAST_FROM=P("E5"), M_LAST_TO=P("E6")))
-    from odd_env.core import GameState
+    from odd_env import GameState
 
     with pytest.raises(ValueError, match="YINSH positions are odd_env.games.yinsh.state.YinshState"):
         GameState(yinsh_board())  # once played Xodd/Yodd rules on the YINSH board
