@@ -56,7 +56,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from odd_env._files import check_can_make_dir, write_atomic
+from odd_env._files import JOURNAL_LIMIT, check_can_make_dir, read_text, write_atomic
 from odd_env.game import Game, available_games, make as make_game
 
 from .registry import load
@@ -753,12 +753,14 @@ def _parse_header(path: Path, line: str,
 def _read_text(path: Path) -> str:
     """The text of the journal at ``path``; :class:`JournalError` naming it if it cannot be read as text."""
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path, "journal", JOURNAL_LIMIT)
     except UnicodeDecodeError as exc:
         raise JournalError(f"{path} is not an arena journal: byte {exc.object[exc.start]:#04x} at offset "
                            f"{exc.start} is not UTF-8 text") from None
     except OSError as exc:
         raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # not a regular file, or too large
+        raise JournalError(str(exc)) from None
 
 
 def _read_header(path: Path) -> dict[str, Any]:

@@ -82,7 +82,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from odd_env._files import check_can_make_dir, write_atomic
+from odd_env._files import JOURNAL_LIMIT, check_can_make_dir, read_text, write_atomic
 from odd_env.game import Game
 from odd_env import map_batch, symmetries as board_symmetries
 
@@ -713,9 +713,9 @@ class RunLog:
         self.path = run_dir / "metrics.csv"
         self.rows: list[dict[str, float]] = []
         if resume_step is not None and self.path.exists():
-            with open(self.path, newline="") as f:
-                # An empty cell is a metric that row did not log (e.g. no evaluation): leave it out.
-                rows = [{k: float(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
+            text = read_text(self.path, "metrics file", JOURNAL_LIMIT)
+            # An empty cell is a metric that row did not log (e.g. no evaluation): leave it out.
+            rows = [{k: float(v) for k, v in r.items() if v != ""} for r in csv.DictReader(io.StringIO(text, newline=""))]
             self.rows = [r for r in rows if r.get("global_step", math.inf) <= resume_step]
             self._write()
         self.writer = None
