@@ -87,3 +87,51 @@ def test_a_record_larger_than_the_cap_is_refused_unread(tmp_path):
         f.truncate(RECORD_LIMIT + 1)
     with pytest.raises(ValueError, match=r"larger than 4 MiB"):
         GameRecord.load(big)
+
+
+# ======================================================= saving over a file
+def test_saving_over_a_file_keeps_its_mode_and_a_symlink_stays_a_link(tmp_path):
+    from odd_env._files import write_atomic
+
+    target = tmp_path / "real.txt"
+    write_atomic(target, "old\n")
+    os.chmod(target, 0o600)
+    write_atomic(target, "new\n")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600 and target.read_text() == "new\n"
+    link = tmp_path / "link.txt"
+    link.symlink_to("real.txt")
+    write_atomic(link, "through the link\n")
+    assert link.is_symlink() and target.read_text() == "through the link\n"
+    assert stat.S_IMODE(target.stat().st_mode) == 0o600
+    dangling = tmp_path / "dangling.txt"
+    dangling.symlink_to("sub/made.txt")
+    write_atomic(dangling, "made\n")
+    assert dangling.is_symlink() and (tmp_path / "sub" / "made.txt").read_text() == "made\n"
+    loop = tmp_path / "loop.txt"
+    loop.symlink_to("loop.txt")
+    with pytest.raises(ValueError, match="loop"):
+        write_atomic(loop, "x")
+    assert sorted(p.name for p in tmp_path.rglob("*.tmp")) == []
+
+
+def test_a_saved_record_keeps_the_mode_of_the_file_it_replaces(tmp_path):
+    from odd_env.games.odd.records import GameRecord
+
+    path = tmp_path / "game.txt"
+
+    record = GameRecord.from_text("xodd 4\n")
+    record.save(path)
+    os.chmod(path, 0o640)
+    record.save(path)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o640
+
+
+def test_temporary_files_are_unique_per_process_and_call(tmp_path, monkeypatch):
+    from odd_env import _files
+
+    seen = []
+    real = os.replace
+    monkeypatch.setattr(_files.os, "replace", lambda src, dst: (seen.append(Path(src).name), real(src, dst)))
+    _files.write_atomic(tmp_path / "last.pt", b"1")
+    _files.write_atomic(tmp_path / "last.pt", b"2")
+    assert len(set(seen)) == 2 and all(name.startswith(f"last.pt.{os.getpid()}.") for name in seen), seen

@@ -755,7 +755,8 @@ class RunLog:
             self.writer.close()
 
 
-RUN_FILES = ("last.pt", "last.pt.tmp", "args.json", "metrics.csv", "metrics.csv.tmp", "at-*min.pt", "tb")
+RUN_FILES = ("last.pt", "last.pt*.tmp", "args.json", "metrics.csv", "metrics.csv*.tmp", "at-*min.pt", "at-*min.pt*.tmp",
+             "tb")
 """What a run writes in its directory (and ``--overwrite`` deletes)."""
 
 

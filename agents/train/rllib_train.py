@@ -123,7 +123,7 @@ MUTABLE_ON_RESUME = ("iterations", "env_runners", "envs_per_env_runner", "addres
 """Arguments a resumed run may change; every other saved argument must stay as it was."""
 LEAGUE_FILE = "league.json"
 """Beside RLlib's files in ``<run-dir>/checkpoint``: the iteration, the steps and the league's bookkeeping."""
-RUN_FILES = ("checkpoint", "args.json", "metrics.csv", "metrics.csv.tmp", "tb")
+RUN_FILES = ("checkpoint", "args.json", "metrics.csv", "metrics.csv*.tmp", "tb")
 """What a run writes in its directory (and ``--overwrite`` deletes)."""
 
 
@@ -381,11 +381,11 @@ def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
         import shutil
 
         for name in RUN_FILES:
-            path = run_dir / name
-            if path.is_dir():
-                shutil.rmtree(path)
-            elif path.exists():
-                path.unlink()
+            for path in run_dir.glob(name):
+                if path.is_dir():
+                    shutil.rmtree(path)
+                elif path.exists() or path.is_symlink():
+                    path.unlink()
     return None
 
 
