@@ -9,8 +9,8 @@ Every pair of agents plays ``--games`` games, half with each colour. The
 arena prints a table of win rates with 95% confidence intervals (Wilson) and
 an Elo rating per agent: a Bradley-Terry fit anchored at ``random`` = 0 (or
 at the first agent when random is absent), with a 95% interval from the
-curvature of the likelihood. Results go to ``--out`` (default
-``runs/arena/<game><size>``): ``results.json`` (everything), ``ratings.csv``,
+curvature of the likelihood. Results go to ``--out`` (default a new
+``runs/arena/<game><size>-<date>-<time>`` each run, named on stderr when the run starts): ``results.json`` (everything), ``ratings.csv``,
 ``pairs.csv``, ``games.csv`` and, per game, a record in the text format of
 :mod:`odd_env.games.odd.records` under ``records/``. Each game is also appended to
 ``journal.jsonl`` as it ends: ``--resume`` with the same arguments continues a
@@ -46,7 +46,9 @@ import json
 import math
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -56,7 +58,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from odd_env._files import JOURNAL_LIMIT, check_can_make_dir, read_text, write_atomic
+from odd_env._files import (JOURNAL_LIMIT, check_can_make_dir, lock_dir, read_text, report_os_error, unlock_dir,
+                             write_atomic)
 from odd_env.game import Game, available_games, make as make_game
 
 from .registry import load
@@ -530,7 +533,37 @@ def _schedule(k: int, games_per_pair: int, seed: int) -> list[tuple[int, int, in
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(agents: list[Agent], labels: list[str], game: Game, opening: int = 0) -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker process when the arena process ``parent`` ends, however it ends (kill -9 too).
+
+    On Linux the kernel sends SIGKILL at the parent's death (prctl PR_SET_PDEATHSIG); everywhere a
+    daemon thread also checks every second that the parent is still this process's parent. Without
+    them a killed arena left its workers playing for minutes, holding its output pipe open.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="arena-parent-watch", daemon=True).start()
+
+
+def _init_worker(agents: list[Agent], labels: list[str], game: Game, opening: int = 0,
+                 parent: int | None = None) -> None:
+    if parent is not None:
+        _die_with_parent(parent)
     _WORKER.update(agents=agents, labels=labels, game=game, opening=opening)
 
 
@@ -651,7 +684,7 @@ def round_robin(
         elif todo:
             with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
                                      initializer=_init_worker,
-                                     initargs=(players, labels, G, opening)) as pool:
+                                     initargs=(players, labels, G, opening, os.getpid())) as pool:
                 futures = {pool.submit(_run_task, tasks[idx]): idx for idx in todo}
                 for fut in as_completed(futures):
                     finished(futures[fut], fut.result())
@@ -901,7 +934,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "that swap colours (varied games between deterministic players; default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     p.add_argument("--out", default=None,
-                   help="output directory (default runs/arena/<game><size><variant>)")
+                   help="output directory (default: a new runs/arena/<game><size><variant>-<date>-<time> each run; "
+                        "--resume needs the --out of the run it continues)")
     p.add_argument("--resume", action="store_true",
                    help="continue the round robin whose journal (journal.jsonl, a line per finished game) is in "
                         "--out: its games are kept and only the others are played; the agents, --seed and --opening "
@@ -941,6 +975,17 @@ def _report(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
+def default_out(game: Game) -> Path:
+    """A new output directory for a run of ``game``: ``runs/arena/<label>-<date>-<time>`` (``-2``, ``-3``... if
+    that exists), so that running one command twice never meets the last run's journal."""
+    base = os.path.join("runs", "arena", f"{game.label.replace(' ', '')}-{time.strftime('%Y%m%d-%H%M%S')}")
+    out, n = Path(base), 1
+    while out.exists() or out.is_symlink():
+        n += 1
+        out = Path(f"{base}-{n}")
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the arena from the command line; returns the exit status.
 
@@ -949,6 +994,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     an ``--out`` that cannot be a directory) is one message and exit status 2,
     before any game is played.
     """
+    held: list[Path] = []
+    try:
+        return _main(argv, held)
+    finally:
+        for out in held:
+            unlock_dir(out)
+
+
+def _main(argv: Sequence[str] | None, held: list[Path]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.report is not None:
@@ -980,7 +1034,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError(f"agent {spec!r}: {exc}") from exc
             check_board(agent, g, spec)
             agents.append(agent)
-        out = Path(args.out or os.path.join("runs", "arena", g.label.replace(" ", "")))
+        if args.out is None and args.resume:
+            raise ValueError("--resume continues the round robin in a directory: give its --out (without --out, "
+                             "each run writes to a new runs/arena/<game><size>-<date>-<time>)")
+        out = Path(args.out) if args.out is not None else default_out(g)
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out} is a file: give a directory for the results")
         if (out / "journal.jsonl").exists() and not (args.resume or args.overwrite):
@@ -994,8 +1051,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ValueError(f"--out {out} cannot be created: {exc}") from exc
+        # One round robin a directory: a second one would write the same journal and results.
+        # Released when this process ends, however it ends.
+        lock_dir(out, "--out")
+        held.append(out)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.out is None:
+        print(f"results go to {out}/ (continue a stopped run with --out {out} --resume)", file=sys.stderr)
     if args.resume and not (out / "journal.jsonl").exists():
         print(f"--resume: no journal in {out} yet, so every game is played", file=sys.stderr)
     try:
@@ -1004,6 +1067,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              opening=args.opening, journal=out / "journal.jsonl", resume=args.resume)
     except JournalError as exc:
         parser.error(f"{exc} (the journal is --out/journal.jsonl: choose another --out)")
+    except OSError as exc:  # a full disk while writing the journal: one line, not a traceback
+        print(f"{parser.prog}: {report_os_error(exc, 'writing the journal')}; the games finished so far are in "
+              f"{out / 'journal.jsonl'} (continue with --out {out} --resume)", file=sys.stderr)
+        return 1
     print(result.table())
     in_opening = sum(1 for r in result.games if sum(r.moves) == 0)
     if in_opening:
@@ -1013,8 +1080,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         path = result.save(out, records=not args.no_records)
     except (ValueError, OSError) as exc:  # the games stay in the journal: --resume saves them without playing
-        parser.error(f"the results could not be saved ({exc}); the games are in {out / 'journal.jsonl'}: "
-                     "clear the way and rerun with --resume to save them without playing again")
+        why = report_os_error(exc, "saving the results") if isinstance(exc, OSError) else \
+            f"the results could not be saved ({exc})"
+        print(f"{parser.prog}: {why}; the games are in {out / 'journal.jsonl'}: clear the way and rerun with "
+              f"--out {out} --resume to save them without playing again", file=sys.stderr)
+        return 1 if isinstance(exc, OSError) else 2
     kept = f" ({result.resumed} of them from the journal)" if result.resumed else ""
     print(f"\n{len(result.games)} games{kept}; {len(result.games) - result.resumed} played in "
           f"{result.elapsed:.0f} s; results in {path}/")

@@ -119,9 +119,12 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, fsync: bool = Fa
                 f.flush()
                 os.fsync(f.fileno())
         os.replace(tmp, target)
-    except BaseException:
+    except BaseException as exc:
         with contextlib.suppress(OSError):
             tmp.unlink()
+        if isinstance(exc, OSError) and exc.errno is not None and exc.filename in (os.fspath(tmp), tmp):
+            # Named by the file being written, not its temporary: "No space left on device: 'last.pt'"
+            raise OSError(exc.errno, exc.strerror, os.fspath(path)) from exc
         raise
     return path
 
@@ -157,7 +160,7 @@ class LockedError(ValueError):
     """The run directory is locked by another process (:func:`lock_dir`)."""
 
 
-_LOCKS: dict[str, IO[bytes]] = {}
+_LOCKS: dict[str, IO[bytes]] = {}  # realpath of the lock file: its open file
 
 
 def lock_dir(path: str | os.PathLike, what: str, name: str = ".lock") -> IO[bytes]:
@@ -172,7 +175,7 @@ def lock_dir(path: str | os.PathLike, what: str, name: str = ".lock") -> IO[byte
     Returns the open lock file.
     """
     p = check_can_make_dir(path, what)
-    key = os.path.realpath(p)
+    key = os.path.join(os.path.realpath(p), name)
     if key in _LOCKS:
         return _LOCKS[key]
     p.mkdir(parents=True, exist_ok=True)
@@ -198,9 +201,9 @@ def lock_dir(path: str | os.PathLike, what: str, name: str = ".lock") -> IO[byte
     return f
 
 
-def unlock_dir(path: str | os.PathLike) -> None:
+def unlock_dir(path: str | os.PathLike, name: str = ".lock") -> None:
     """Release the lock :func:`lock_dir` took on ``path`` in this process (nothing if it holds none)."""
-    f = _LOCKS.pop(os.path.realpath(path), None)
+    f = _LOCKS.pop(os.path.join(os.path.realpath(path), name), None)
     if f is not None:
         f.close()
 

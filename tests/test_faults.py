@@ -135,3 +135,171 @@ def test_temporary_files_are_unique_per_process_and_call(tmp_path, monkeypatch):
     _files.write_atomic(tmp_path / "last.pt", b"1")
     _files.write_atomic(tmp_path / "last.pt", b"2")
     assert len(set(seen)) == 2 and all(name.startswith(f"last.pt.{os.getpid()}.") for name in seen), seen
+
+
+# ======================================================= the trainer's run directory
+TINY = ["--board-size", "4", "--num-games", "4", "--rollout-steps", "4", "--channels", "4", "--blocks", "1",
+        "--minibatch-size", "16", "--update-epochs", "1", "--eval-every", "0", "--eval-games", "2",
+        "--eval-opponents", "random", "--no-tensorboard", "--no-progress", "--total-steps", "32"]
+
+
+def ppo_fails(argv, capsys) -> str:
+    """The ppo CLI's one-line error (exit status 2)."""
+    from agents.train.ppo import main
+
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+def test_a_second_trainer_on_a_run_directory_is_refused(tmp_path):
+    pytest.importorskip("torch")
+    run_dir = tmp_path / "run"
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import sys, time
+        from odd_env._files import lock_dir
+        lock_dir({str(run_dir)!r}, "--run-dir")   # what a running trainer holds
+        print("locked", flush=True)
+        time.sleep(120)
+        """)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        proc = subprocess.run([sys.executable, "-m", "agents.ppo", *TINY, "--run-dir", str(run_dir)],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300, preexec_fn=_capped)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert f"--run-dir {run_dir} is in use by another process" in proc.stderr
+        assert not (run_dir / "last.pt").exists() and not (run_dir / "args.json").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+    # the holder died (as a kill -9 would): the lock went with it
+    proc = subprocess.run([sys.executable, "-m", "agents.ppo", *TINY, "--run-dir", str(run_dir)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=300, preexec_fn=_capped)
+    assert proc.returncode == 0, proc.stderr
+    assert (run_dir / "last.pt").is_file()
+
+
+def test_a_second_arena_on_an_out_directory_is_refused(tmp_path):
+    out = tmp_path / "out"
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import time
+        from odd_env._files import lock_dir
+        lock_dir({str(out)!r}, "--out")
+        print("locked", flush=True)
+        time.sleep(120)
+        """)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        proc = subprocess.run([sys.executable, "-m", "agents.arena", "--board-size", "4", "--agents", "random",
+                               "random", "--games", "2", "--no-progress", "--out", str(out), "--resume"],
+                              capture_output=True, text=True, cwd=ROOT, timeout=300, preexec_fn=_capped)
+        assert proc.returncode == 2 and "Traceback" not in proc.stderr
+        assert f"--out {out} is in use by another process" in proc.stderr
+        assert not (out / "journal.jsonl").exists()
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+def test_resume_after_a_kill_before_the_first_checkpoint_says_to_overwrite(tmp_path, capsys):
+    pytest.importorskip("torch")
+    from agents.train.ppo import main
+
+    run_dir = tmp_path / "run"
+    assert main(TINY + ["--run-dir", str(run_dir)]) == 0
+    (run_dir / "last.pt").unlink()  # as if killed before the first checkpoint: args.json only
+    err = ppo_fails(TINY + ["--run-dir", str(run_dir), "--resume"], capsys)
+    assert "stopped before its first checkpoint" in err and "--overwrite" in err and "without --resume" in err
+    err = ppo_fails(TINY + ["--run-dir", str(run_dir)], capsys)
+    assert "stopped before its first checkpoint" in err and "add --overwrite" in err
+    assert "add --resume" not in err
+    assert main(TINY + ["--run-dir", str(run_dir), "--overwrite"]) == 0
+
+
+@pytest.mark.parametrize("kind", ["dangling", "loop"])
+def test_a_broken_symlink_as_the_run_directory_is_named(kind, tmp_path, capsys):
+    pytest.importorskip("torch")
+    from agents.arena import main as arena_main
+
+    link = tmp_path / "link"
+    link.symlink_to(tmp_path / "gone" if kind == "dangling" else link)
+    want = "which does not exist" if kind == "dangling" else "leads in a loop"
+    err = ppo_fails(TINY + ["--run-dir", str(link)], capsys)
+    assert f"--run-dir {link} is a symbolic link" in err and want in err and "Errno" not in err
+    with pytest.raises(SystemExit) as exc:
+        arena_main(["--board-size", "4", "--agents", "random", "greedy", "--games", "2", "--out", str(link)])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"{link} is a symbolic link" in err and want in err and "Errno" not in err
+
+
+def _full_disk(monkeypatch, module, after: int = 0):
+    """Make ``module``'s write_atomic fail with ENOSPC (after ``after`` successful calls)."""
+    real, calls = module.write_atomic, []
+
+    def write(path, data, **kw):
+        calls.append(path)
+        if len(calls) > after:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+        return real(path, data, **kw)
+
+    monkeypatch.setattr(module, "write_atomic", write)
+
+
+def test_a_full_disk_while_training_is_one_line_and_a_nonzero_exit(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    from agents.train import checkpoint as ckpt_io
+    from agents.train.ppo import main
+
+    _full_disk(monkeypatch, ckpt_io)
+    assert main(TINY + ["--run-dir", str(tmp_path / "run")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "No space left on device" in err and "free some space" in err and "no checkpoint was saved" in err
+
+
+def test_a_full_disk_in_the_arena_is_one_line_and_a_nonzero_exit(tmp_path, capsys, monkeypatch):
+    import agents.arena as arena
+
+    _full_disk(monkeypatch, arena, after=1)  # the journal is written; saving results.json fails
+    out = tmp_path / "out"
+    assert arena.main(["--board-size", "4", "--agents", "random", "greedy", "--games", "2", "--no-progress",
+                       "--out", str(out)]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "No space left on device" in err and "--resume" in err
+
+
+def test_a_full_disk_while_writing_the_journal_is_one_line(tmp_path, capsys, monkeypatch):
+    import agents.arena as arena
+
+    _full_disk(monkeypatch, arena)  # the journal's first write fails
+    assert arena.main(["--board-size", "4", "--agents", "random", "greedy", "--games", "2", "--no-progress",
+                       "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.strip()
+    assert "Traceback" not in err and len(err.splitlines()) == 1 and "No space left on device" in err, err
+
+
+def test_the_time_limit_is_checked_inside_an_update(tmp_path, capsys):
+    pytest.importorskip("torch")
+    import csv
+
+    from agents.train.ppo import main
+
+    big = [a for a in TINY if a not in ("--total-steps", "32")]
+    big[big.index("--rollout-steps") + 1] = "400"
+    full = tmp_path / "full"
+    assert main(big + ["--total-steps", "1600", "--run-dir", str(full)]) == 0  # one whole update
+    with open(full / "metrics.csv") as f:
+        whole = float(next(csv.DictReader(f))["train_minutes"]) * 60
+    limit = whole / 8
+    assert main(big + ["--total-steps", "10000000", "--total-minutes", f"{limit / 60:.8f}",
+                       "--run-dir", str(tmp_path / "cut")]) == 0
+    with open(tmp_path / "cut" / "metrics.csv") as f:
+        rows = list(csv.DictReader(f))
+    took = float(rows[-1]["train_minutes"]) * 60
+    assert len(rows) == 1 and float(rows[0]["global_step"]) < 1600
+    assert took < limit + whole / 4, (took, limit, whole)  # a step and a minibatch past the limit, not an update

@@ -152,7 +152,8 @@ def test_the_run_ends_with_why_it_stopped(tmp_path, capsys):
     assert main(TINY + ["--run-dir", str(tmp_path / "b"), "--total-steps", "100000000",
                         "--total-minutes", "0.0001"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last.startswith("stopped at the time limit: 16 steps")
+    # the clock is checked inside the rollout: it stops after at most one update's 16 steps
+    assert re.match(r"stopped at the time limit: (4|8|12|16) steps", last), last
 
 
 def test_python_m_agents_ppo_runs_without_tqdm(tmp_path):

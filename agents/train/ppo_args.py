@@ -199,6 +199,17 @@ def _resume_conflicts(given: dict[str, Any], saved: dict[str, Any],
             + ", ".join(_flag(n) for n in mutable))
 
 
+def no_checkpoint(run_dir: Path) -> FileNotFoundError:
+    """The error of ``--resume`` in ``run_dir`` without a last.pt: what to do depends on whether a run
+    started there (its args.json) and was stopped before its first checkpoint."""
+    last = run_dir / "last.pt"
+    if (run_dir / "args.json").exists():
+        return FileNotFoundError(f"--resume: the run in {run_dir} was stopped before its first checkpoint (it has "
+                                 f"args.json but no {last.name}): there is nothing to resume; start it again with "
+                                 "--overwrite (without --resume)")
+    return FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
+
+
 def parse_args(argv: list[str] | None = None) -> Args:
     """Parse the command line into :class:`Args`.
 
@@ -212,7 +223,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
     given = vars(build_parser(suppress_defaults=True).parse_args(argv))
     last = Path(full["run_dir"]) / "last.pt"
     if not last.is_file():
-        raise FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
+        raise no_checkpoint(Path(full["run_dir"]))
     saved = saved_args(ckpt_io.read_metadata(last))
     conflict = _resume_conflicts(given, saved)
     if conflict:
