@@ -303,3 +303,72 @@ def test_the_time_limit_is_checked_inside_an_update(tmp_path, capsys):
     took = float(rows[-1]["train_minutes"]) * 60
     assert len(rows) == 1 and float(rows[0]["global_step"]) < 1600
     assert took < limit + whole / 4, (took, limit, whole)  # a step and a minibatch past the limit, not an update
+
+
+# ======================================================= the arena's workers and output
+def _children(pid: int) -> list[int]:
+    kids = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        kids += [int(x) for x in (task / "children").read_text().split()]
+    return kids
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_arena_workers_die_with_a_killed_parent(tmp_path):
+    proc = subprocess.Popen([sys.executable, "-m", "agents.arena", "--board-size", "5", "--agents",
+                             "mcts:simulations=20000", "mcts:simulations=20000,c=1", "--games", "20",
+                             "--workers", "2", "--no-progress", "--out", str(tmp_path / "out")],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            env={**os.environ, "PYTHONPATH": str(ROOT)})
+    workers: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.5)
+            workers = [k for k in _children(proc.pid) if "spawn_main" in _cmdline(k)]
+        assert len(workers) == 2, "the workers did not start"
+        time.sleep(3)  # into their first games
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and any(_alive(w) for w in workers):
+            time.sleep(0.2)
+        assert not any(_alive(w) for w in workers), "workers outlived their killed parent"
+    finally:
+        proc.kill()
+        for w in workers:
+            if _alive(w) and "spawn_main" in _cmdline(w):
+                os.kill(w, signal.SIGKILL)
+
+
+def test_rerunning_an_arena_command_writes_a_new_output_each_time(tmp_path, capsys, monkeypatch):
+    from agents.arena import main as arena_main
+
+    monkeypatch.chdir(tmp_path)
+    argv = ["--board-size", "4", "--agents", "random", "greedy", "--games", "2", "--no-progress"]
+    assert arena_main(argv) == 0
+    first = capsys.readouterr()
+    assert arena_main(argv) == 0  # the same command again: no "holds the journal" error
+    second = capsys.readouterr()
+    outs = sorted(p for p in (tmp_path / "runs" / "arena").iterdir())
+    assert len(outs) == 2 and all((p / "journal.jsonl").is_file() for p in outs)
+    for captured, out in zip((first, second), outs):
+        assert f"results go to {out.relative_to(tmp_path)}/" in captured.err
+        assert f"results in {out.relative_to(tmp_path)}/" in captured.out
+    with pytest.raises(SystemExit):
+        arena_main(argv + ["--resume"])  # which run? --out says
+    assert "--resume continues the round robin in a directory: give its --out" in capsys.readouterr().err
