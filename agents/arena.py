@@ -146,11 +146,16 @@ def _check_labels(labels: Any, count: int, what: str) -> tuple[str, ...]:
     return tuple(labels)
 
 
+MAX_GAMES = 1_000_000
+"""Most games a pair may play in one round robin (``games_per_pair``, ``--games``)."""
+
+MAX_WORKERS = 256
+"""Most worker processes of a round robin (``workers``, ``--workers``)."""
+
+
 def _game(game: str | Game, size: int | None, variant: str) -> Game:
-    """The game of :func:`play_game` / :func:`round_robin`: a name with ``size`` and ``variant``, or
-    a :class:`Game`, which brings its own (the default ``size`` of 7 is then not compared)."""
-    if isinstance(game, Game) and size == 7:
-        size = None
+    """The game of :func:`play_game` / :func:`round_robin`: a name with ``size`` (None: the game's
+    own default size; YINSH has only that) and ``variant``, or a :class:`Game`, which brings its own."""
     return make_game(game, size, variant)
 
 
@@ -158,7 +163,7 @@ def play_game(
     first: Agent | str,
     second: Agent | str,
     game: str | Game = "xodd",
-    size: int | None = 7,
+    size: int | None = None,
     seed: int | None = None,
     labels: tuple[str, str] | None = None,
     variant: str = "",
@@ -168,10 +173,10 @@ def play_game(
     """Play one game between two agents (or agent specs) and return its result.
 
     ``first`` plays player 0 (Black in Xodd/Yodd, White in YINSH). ``game`` is
-    a :class:`odd_env.game.Game` (with its own size and variant: a different
-    ``size`` other than the default, or ``variant``, is a ValueError) or a
-    name with ``size`` and ``variant``
-    (``play_game("mcts", "random", "yinsh", None)``). With ``seed``, both
+    a :class:`odd_env.game.Game` (with its own size and variant: another
+    ``size`` or ``variant`` is a ValueError) or a name with ``size`` (default
+    None: the game's own default size, the only one for YINSH) and ``variant``
+    (``play_game("mcts", "random", "yinsh")``). With ``seed``, both
     agents are reset with seeds derived from it, so the game repeats exactly
     (unless an agent has a time budget). ``opening`` uniformly random legal
     actions, drawn from ``opening_seed`` (default: ``seed``), are played
@@ -588,7 +593,7 @@ def _progress(total: int, enabled: bool, desc: str):
 def round_robin(
     agents: Sequence[Agent | str],
     game: str | Game = "xodd",
-    size: int | None = 7,
+    size: int | None = None,
     games_per_pair: int = 100,
     seed: int = 0,
     workers: int = 1,
@@ -624,7 +629,7 @@ def round_robin(
                          f"got {type(agents).__name__}: {agents!r}")
     for i, a in enumerate(agents):
         _check_player(f"agents[{i}]", a)
-    games_per_pair = check_int("games_per_pair", games_per_pair, 2)
+    games_per_pair = check_int("games_per_pair", games_per_pair, 2, MAX_GAMES)
     if games_per_pair % 2:
         raise ValueError(f"games_per_pair must be even and >= 2 (half with each colour), got {games_per_pair}")
     if len(agents) < 2:
@@ -632,7 +637,7 @@ def round_robin(
     if labels is not None:
         labels = list(_check_labels(labels, len(agents), f"labels (one per agent, {len(agents)})"))
     seed = check_int("seed", seed, 0)
-    workers = check_int("workers", workers, 1)
+    workers = check_int("workers", workers, 1, MAX_WORKERS)
     progress = check_bool("progress", progress)
     resume = check_bool("resume", resume)
     G = _game(game, size, variant)  # validates early
@@ -1018,10 +1023,12 @@ def _main(argv: Sequence[str] | None, held: list[Path]) -> int:
             raise ValueError(f"--agents needs at least two agents, got {len(args.agents)}: {' '.join(args.agents)}")
         if args.games < 2 or args.games % 2:
             raise ValueError(f"--games must be even and >= 2 (half with each colour), got {args.games}")
+        if args.games > MAX_GAMES:
+            raise ValueError(f"--games must be at most {MAX_GAMES:,} (the most that can finish), got {args.games}")
         if args.seed < 0:
             raise ValueError(f"--seed must be >= 0, got {args.seed}")
-        if args.workers < 1:
-            raise ValueError(f"--workers must be >= 1, got {args.workers}")
+        if not 1 <= args.workers <= MAX_WORKERS:
+            raise ValueError(f"--workers must be from 1 to {MAX_WORKERS}, got {args.workers}")
         try:
             check_opening(args.opening)
         except ValueError as exc:

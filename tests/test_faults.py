@@ -372,3 +372,94 @@ def test_rerunning_an_arena_command_writes_a_new_output_each_time(tmp_path, caps
     with pytest.raises(SystemExit):
         arena_main(argv + ["--resume"])  # which run? --out says
     assert "--resume continues the round robin in a directory: give its --out" in capsys.readouterr().err
+
+
+# ======================================================= counts and times that could never finish
+@pytest.mark.parametrize("spec,message", [
+    ("mcts:simulations=1e30", r"mcts option simulations must be an integer from 1 to 1,000,000 .*got 1e\+30"),
+    ("mcts:simulations=1000001", "mcts option simulations must be an integer from 1 to 1,000,000"),
+    ("mcts:time_budget=1e30", r"mcts option time_budget must be a finite number in \(0, 3600\]"),
+    ("mcts:batch=100000,network=xodd9", "mcts option batch must be an integer from 1 to 4,096"),
+    ("ppo:pretrained=xodd9,threads=1e9", "ppo option threads must be an integer from 1 to 1,024"),
+])
+def test_agent_counts_and_times_are_bounded(spec, message):
+    import agents
+
+    if "network" in spec or "ppo" in spec:
+        pytest.importorskip("torch")
+    with pytest.raises(ValueError, match=message):
+        agents.load(spec)
+
+
+ARENA_BOUNDS = """
+import sys, io, contextlib
+from agents.arena import main, round_robin
+for kw in ({"games_per_pair": 10**12}, {"games_per_pair": 2, "workers": 10**6}):
+    try:
+        round_robin(["random", "random"], "xodd", 4, progress=False, **kw)
+        print("ACCEPTED", kw)
+    except ValueError as e:
+        print(e)
+for argv in (["--games", str(10**12)], ["--workers", str(10**6)]):
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        try:
+            main(["--board-size", "4", "--agents", "random", "greedy", "--no-progress", "--out", sys.argv[1], *argv])
+        except SystemExit as e:
+            print("exit", e.code, err.getvalue().strip().splitlines()[-1])
+"""
+
+
+def test_arena_counts_are_bounded(tmp_path):
+    # in a capped subprocess: without the bounds, 10**12 games per pair would fill the memory
+    proc = run_python(ARENA_BOUNDS, str(tmp_path / "out"), timeout=120)
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 4, proc.stdout + proc.stderr
+    assert "games_per_pair must be an integer from 2 to 1,000,000" in lines[0]
+    assert "workers must be an integer from 1 to 256" in lines[1]
+    assert lines[2].startswith("exit 2 ") and "--games must be at most 1,000,000" in lines[2]
+    assert lines[3].startswith("exit 2 ") and "--workers must be from 1 to 256" in lines[3]
+
+
+TRAINER_BOUNDS = [
+    (["--total-minutes", "1e30"], r"--total-minutes must be a finite number in [0, 527040]"),
+    (["--total-steps", str(10**15)], "--total-steps must be an integer from 1 to 1,000,000,000,000"),
+    (["--num-games", "100000"], "--num-games must be an integer from 1 to 65,536"),
+    (["--num-games", "65536", "--rollout-steps", "65536"], "--num-games x --rollout-steps must be at most 4,194,304"),
+    (["--threads", "100000"], "--threads must be an integer from 1 to 1,024"),
+    (["--eval-games", str(10**12)], "--eval-games must be an integer from 1 to 1,000,000"),
+]
+
+
+def test_trainer_counts_and_times_are_bounded(tmp_path):
+    pytest.importorskip("torch")
+    # in a capped subprocess with a timeout: without the bounds some of these would run for ever
+    code = """
+        import sys, io, json, contextlib
+        from agents.train.ppo import main
+        for argv in json.loads(sys.argv[1]):
+            err = io.StringIO()
+            with contextlib.redirect_stderr(err):
+                try:
+                    main(argv)
+                    print("ACCEPTED", argv, flush=True)
+                except SystemExit as e:
+                    print("exit", e.code, err.getvalue().strip().splitlines()[-1], flush=True)
+        """
+    cases = [TINY + ["--run-dir", str(tmp_path / "run"), *argv] for argv, _ in TRAINER_BOUNDS]
+    proc = run_python(code, json.dumps(cases), timeout=180)
+    lines = proc.stdout.splitlines()
+    assert len(lines) == len(TRAINER_BOUNDS), proc.stdout + proc.stderr[-2000:]
+    for line, (_, message) in zip(lines, TRAINER_BOUNDS):
+        assert line.startswith("exit 2 ") and message in line, line
+    assert not (tmp_path / "run").exists()
+
+
+# ======================================================= default sizes
+def test_yinsh_round_robins_and_games_need_no_size():
+    from agents.arena import play_game, round_robin
+
+    res = round_robin(["random", "random"], game="yinsh", games_per_pair=2, progress=False)
+    assert res.game == "yinsh" and len(res.games) == 2
+    assert play_game("random", "random", "yinsh", seed=1).game == "yinsh"
+    assert round_robin(["random", "random"], game="yodd", games_per_pair=2, progress=False).size == 6  # its own
