@@ -797,8 +797,8 @@ def _read_text(path: Path) -> str:
                            f"{exc.start} is not UTF-8 text") from None
     except OSError as exc:
         raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
-    except ValueError as exc:  # not a regular file, or too large
-        raise JournalError(str(exc)) from None
+    except ValueError as exc:  # a directory, not a regular file, or too large
+        raise JournalError(f"cannot read the journal: {exc}") from None
 
 
 def _read_header(path: Path) -> dict[str, Any]:
@@ -1027,8 +1027,10 @@ def _main(argv: Sequence[str] | None, held: list[Path]) -> int:
             raise ValueError(f"--games must be at most {MAX_GAMES:,} (the most that can finish), got {args.games}")
         if args.seed < 0:
             raise ValueError(f"--seed must be >= 0, got {args.seed}")
-        if not 1 <= args.workers <= MAX_WORKERS:
-            raise ValueError(f"--workers must be from 1 to {MAX_WORKERS}, got {args.workers}")
+        if args.workers < 1:
+            raise ValueError(f"--workers must be >= 1, got {args.workers}")
+        if args.workers > MAX_WORKERS:
+            raise ValueError(f"--workers must be at most {MAX_WORKERS}, got {args.workers}")
         try:
             check_opening(args.opening)
         except ValueError as exc:

@@ -418,7 +418,7 @@ def test_arena_counts_are_bounded(tmp_path):
     assert "games_per_pair must be an integer from 2 to 1,000,000" in lines[0]
     assert "workers must be an integer from 1 to 256" in lines[1]
     assert lines[2].startswith("exit 2 ") and "--games must be at most 1,000,000" in lines[2]
-    assert lines[3].startswith("exit 2 ") and "--workers must be from 1 to 256" in lines[3]
+    assert lines[3].startswith("exit 2 ") and "--workers must be at most 256" in lines[3]
 
 
 TRAINER_BOUNDS = [
