@@ -463,3 +463,24 @@ def test_yinsh_round_robins_and_games_need_no_size():
     assert res.game == "yinsh" and len(res.games) == 2
     assert play_game("random", "random", "yinsh", seed=1).game == "yinsh"
     assert round_robin(["random", "random"], game="yodd", games_per_pair=2, progress=False).size == 6  # its own
+
+
+# ======================================================= optional packages and the first compile
+def test_a_network_agent_without_torch_names_the_extra(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "sitecustomize.py").write_text("import sys\nsys.modules['torch'] = None  # import torch fails\n")
+    proc = run_python("""
+        import agents
+        for spec in ("ppo:pretrained=xodd9", "mcts:network=xodd9"):
+            try:
+                agents.load(spec)
+            except ValueError as e:
+                print(e)
+        """, env={"PYTHONPATH": f"{site}{os.pathsep}{ROOT}"}, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert len(lines) == 2, proc.stdout
+    assert "agent 'ppo' needs PyTorch, which is not installed" in lines[0]
+    assert "mcts option network needs PyTorch, which is not installed" in lines[1]
+    assert all('pip install "odd-env[agents]"' in line for line in lines), proc.stdout

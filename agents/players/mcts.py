@@ -263,7 +263,14 @@ class MCTSAgent(Agent):
                                  f"({', '.join(shipped) or 'none shipped'}) or the path of a PPO checkpoint file, "
                                  f"got {network!r}"
                                  + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
-            from .network_player import PPOAgent  # torch loads only for network-guided search
+            try:
+                from .network_player import PPOAgent  # torch loads only for network-guided search
+            except ImportError as exc:
+                if (exc.name or "").split(".")[0] != "torch":
+                    raise
+                raise ValueError(f"mcts option network needs PyTorch, which is not installed ({exc}): "
+                                 "pip install \"odd-env[agents]\" (from a checkout: pip install -e \".[agents]\")"
+                                 ) from exc
 
             try:
                 where = {"pretrained": network} if is_name else {"path": network}
