@@ -236,6 +236,11 @@ def test_a_broken_symlink_as_the_run_directory_is_named(kind, tmp_path, capsys):
     assert f"{link} is a symbolic link" in err and want in err and "Errno" not in err
 
 
+def _without_compile_notice(err: str) -> str:
+    """stderr without the line of a first compile (a cold numba cache)."""
+    return "\n".join(line for line in err.strip().splitlines() if not line.startswith("odd_env: compiling"))
+
+
 def _full_disk(monkeypatch, module, after: int = 0):
     """Make ``module``'s write_atomic fail with ENOSPC (after ``after`` successful calls)."""
     real, calls = module.write_atomic, []
@@ -256,7 +261,7 @@ def test_a_full_disk_while_training_is_one_line_and_a_nonzero_exit(tmp_path, cap
 
     _full_disk(monkeypatch, ckpt_io)
     assert main(TINY + ["--run-dir", str(tmp_path / "run")]) == 1
-    err = capsys.readouterr().err.strip()
+    err = _without_compile_notice(capsys.readouterr().err)
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
     assert "No space left on device" in err and "free some space" in err and "no checkpoint was saved" in err
 
@@ -268,7 +273,7 @@ def test_a_full_disk_in_the_arena_is_one_line_and_a_nonzero_exit(tmp_path, capsy
     out = tmp_path / "out"
     assert arena.main(["--board-size", "4", "--agents", "random", "greedy", "--games", "2", "--no-progress",
                        "--out", str(out)]) == 1
-    err = capsys.readouterr().err.strip()
+    err = _without_compile_notice(capsys.readouterr().err)
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
     assert "No space left on device" in err and "--resume" in err
 
@@ -279,7 +284,7 @@ def test_a_full_disk_while_writing_the_journal_is_one_line(tmp_path, capsys, mon
     _full_disk(monkeypatch, arena)  # the journal's first write fails
     assert arena.main(["--board-size", "4", "--agents", "random", "greedy", "--games", "2", "--no-progress",
                        "--out", str(tmp_path / "out")]) == 1
-    err = capsys.readouterr().err.strip()
+    err = _without_compile_notice(capsys.readouterr().err)
     assert "Traceback" not in err and len(err.splitlines()) == 1 and "No space left on device" in err, err
 
 
@@ -484,3 +489,36 @@ def test_a_network_agent_without_torch_names_the_extra(tmp_path):
     assert "agent 'ppo' needs PyTorch, which is not installed" in lines[0]
     assert "mcts option network needs PyTorch, which is not installed" in lines[1]
     assert all('pip install "odd-env[agents]"' in line for line in lines), proc.stdout
+
+
+FIRST_KERNEL = """
+    import numpy as np
+    from odd_env.common.batch import first_illegal
+    print(first_illegal(np.ones((2, 3), dtype=np.int8), np.array([0, 5])))
+    """
+
+
+def test_a_cold_numba_cache_says_so_once_on_stderr(tmp_path):
+    cache = tmp_path / "numba-cache"
+    env = {"NUMBA_CACHE_DIR": str(cache)}
+    env.pop("ODD_ENV_QUIET_COMPILE", None)
+    cold = run_python(FIRST_KERNEL, env={**env, "ODD_ENV_QUIET_COMPILE": ""}, timeout=300)
+    assert cold.returncode == 0 and cold.stdout.strip() == "1", cold.stderr
+    said = [line for line in cold.stderr.splitlines() if line.startswith("odd_env: compiling")]
+    assert len(said) == 1 and f"cache in {cache}" in said[0] and "NUMBA_CACHE_DIR" in said[0], cold.stderr
+    warm = run_python(FIRST_KERNEL, env={**env, "ODD_ENV_QUIET_COMPILE": ""}, timeout=300)
+    assert warm.returncode == 0 and "odd_env: compiling" not in warm.stderr  # loaded from the cache
+
+
+def test_an_unwritable_numba_cache_says_to_set_numba_cache_dir(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from odd_env import _compiling
+    from odd_env.common.batch import first_illegal
+
+    cache = first_illegal._cache._cache_path  # where numba caches this package's kernels
+    assert _compiling._writable(Path(cache)), f"numba's cache folder {cache} is not writable after this install"
+    monkeypatch.setattr(_compiling.os, "access", lambda path, mode: False)  # as for a read-only install
+    line = _compiling.compile_notice(SimpleNamespace(_cache=SimpleNamespace(_cache_path=str(tmp_path / "c"))))
+    assert line.startswith("odd_env: compiling the game rules") and len(line.splitlines()) == 1
+    assert f"{tmp_path / 'c'} is not writable" in line and "set NUMBA_CACHE_DIR to a writable folder" in line

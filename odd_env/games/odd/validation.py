@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from ..._compiling import njit
 
 from . import kernels as K
 from ...common.geometry import Geometry
