@@ -522,3 +522,29 @@ def test_an_unwritable_numba_cache_says_to_set_numba_cache_dir(tmp_path, monkeyp
     line = _compiling.compile_notice(SimpleNamespace(_cache=SimpleNamespace(_cache_path=str(tmp_path / "c"))))
     assert line.startswith("odd_env: compiling the game rules") and len(line.splitlines()) == 1
     assert f"{tmp_path / 'c'} is not writable" in line and "set NUMBA_CACHE_DIR to a writable folder" in line
+
+
+# ======================================================= messages name cells, not indices
+def test_illegal_move_messages_name_the_cell_without_its_index():
+    import re
+
+    from odd_env.game import make
+
+    game = make("xodd", 5)
+    state = game.new_state()
+    g = state.geometry
+    n = g.num_cells
+    first = int(state.legal_actions()[0])
+    state.apply(first)
+    cell = first % n
+    label = g.label(cell)
+    messages = [state.why_illegal(cell), state.why_illegal(n + cell)]  # occupied, either colour
+    for x in range(n):  # stones that would break the parity rule
+        if g.onboard[x] and state.board[x] == 0 and state.why_illegal(x):
+            messages.append(state.why_illegal(x))
+    assert any(f"cell {label} is occupied" in m for m in messages), messages
+    for m in messages:
+        assert not re.search(r"[a-z]\d+ \(\d+\)", m), m  # no "b2 (36)"
+    from odd_env.games.odd.validation import describe_cell
+
+    assert describe_cell(g, cell) == f"cell {label}"
