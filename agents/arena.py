@@ -1047,6 +1047,7 @@ def _main(argv: Sequence[str] | None, held: list[Path]) -> int:
             raise ValueError("--resume continues the round robin in a directory: give its --out (without --out, "
                              "each run writes to a new runs/arena/<game><size>-<date>-<time>)")
         out = Path(args.out) if args.out is not None else default_out(g)
+        check_can_make_dir(out, "--out")  # a broken symbolic link is named, not met as "File exists"
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out} is a file: give a directory for the results")
         if (out / "journal.jsonl").exists() and not (args.resume or args.overwrite):

@@ -233,7 +233,7 @@ def test_a_broken_symlink_as_the_run_directory_is_named(kind, tmp_path, capsys):
         arena_main(["--board-size", "4", "--agents", "random", "greedy", "--games", "2", "--out", str(link)])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert f"{link} is a symbolic link" in err and want in err and "Errno" not in err
+    assert f"--out {link} is a symbolic link" in err and want in err and "Errno" not in err
 
 
 def _without_compile_notice(err: str) -> str:
