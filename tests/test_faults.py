@@ -495,14 +495,13 @@ FIRST_KERNEL = """
 
 
 def test_a_cold_numba_cache_says_so_once_on_stderr(tmp_path):
-    cache = tmp_path / "numba-cache"
-    env = {"NUMBA_CACHE_DIR": str(cache)}
-    env.pop("ODD_ENV_QUIET_COMPILE", None)
-    cold = run_python(FIRST_KERNEL, env={**env, "ODD_ENV_QUIET_COMPILE": ""}, timeout=300)
+    cache = tmp_path / "numba-cache"  # empty: the cache is cold
+    env = {"NUMBA_CACHE_DIR": str(cache), "ODD_ENV_QUIET_COMPILE": ""}
+    cold = run_python(FIRST_KERNEL, env=env, timeout=300)
     assert cold.returncode == 0 and cold.stdout.strip() == "1", cold.stderr
     said = [line for line in cold.stderr.splitlines() if line.startswith("odd_env: compiling")]
     assert len(said) == 1 and f"cache in {cache}" in said[0] and "NUMBA_CACHE_DIR" in said[0], cold.stderr
-    warm = run_python(FIRST_KERNEL, env={**env, "ODD_ENV_QUIET_COMPILE": ""}, timeout=300)
+    warm = run_python(FIRST_KERNEL, env=env, timeout=300)
     assert warm.returncode == 0 and "odd_env: compiling" not in warm.stderr  # loaded from the cache
 
 
