@@ -9,8 +9,8 @@ Every pair of agents plays ``--games`` games, half with each colour. The
 arena prints a table of win rates with 95% confidence intervals (Wilson) and
 an Elo rating per agent: a Bradley-Terry fit anchored at ``random`` = 0 (or
 at the first agent when random is absent), with a 95% interval from the
-curvature of the likelihood. Results go to ``--out`` (default
-``runs/arena/<game><size>``): ``results.json`` (everything), ``ratings.csv``,
+curvature of the likelihood. Results go to ``--out`` (default a new
+``runs/arena/<game><size>-<date>-<time>`` each run, named on stderr when the run starts): ``results.json`` (everything), ``ratings.csv``,
 ``pairs.csv``, ``games.csv`` and, per game, a record in the text format of
 :mod:`odd_env.games.odd.records` under ``records/``. Each game is also appended to
 ``journal.jsonl`` as it ends: ``--resume`` with the same arguments continues a
@@ -46,7 +46,9 @@ import json
 import math
 import os
 import re
+import signal
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
@@ -56,7 +58,8 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from odd_env._files import check_can_make_dir, write_atomic
+from odd_env._files import (JOURNAL_LIMIT, check_can_make_dir, lock_dir, read_text, report_os_error, unlock_dir,
+                             write_atomic)
 from odd_env.game import Game, available_games, make as make_game
 
 from .registry import load
@@ -143,11 +146,16 @@ def _check_labels(labels: Any, count: int, what: str) -> tuple[str, ...]:
     return tuple(labels)
 
 
+MAX_GAMES = 1_000_000
+"""Most games a pair may play in one round robin (``games_per_pair``, ``--games``)."""
+
+MAX_WORKERS = 256
+"""Most worker processes of a round robin (``workers``, ``--workers``)."""
+
+
 def _game(game: str | Game, size: int | None, variant: str) -> Game:
-    """The game of :func:`play_game` / :func:`round_robin`: a name with ``size`` and ``variant``, or
-    a :class:`Game`, which brings its own (the default ``size`` of 7 is then not compared)."""
-    if isinstance(game, Game) and size == 7:
-        size = None
+    """The game of :func:`play_game` / :func:`round_robin`: a name with ``size`` (None: the game's
+    own default size; YINSH has only that) and ``variant``, or a :class:`Game`, which brings its own."""
     return make_game(game, size, variant)
 
 
@@ -155,7 +163,7 @@ def play_game(
     first: Agent | str,
     second: Agent | str,
     game: str | Game = "xodd",
-    size: int | None = 7,
+    size: int | None = None,
     seed: int | None = None,
     labels: tuple[str, str] | None = None,
     variant: str = "",
@@ -165,10 +173,10 @@ def play_game(
     """Play one game between two agents (or agent specs) and return its result.
 
     ``first`` plays player 0 (Black in Xodd/Yodd, White in YINSH). ``game`` is
-    a :class:`odd_env.game.Game` (with its own size and variant: a different
-    ``size`` other than the default, or ``variant``, is a ValueError) or a
-    name with ``size`` and ``variant``
-    (``play_game("mcts", "random", "yinsh", None)``). With ``seed``, both
+    a :class:`odd_env.game.Game` (with its own size and variant: another
+    ``size`` or ``variant`` is a ValueError) or a name with ``size`` (default
+    None: the game's own default size, the only one for YINSH) and ``variant``
+    (``play_game("mcts", "random", "yinsh")``). With ``seed``, both
     agents are reset with seeds derived from it, so the game repeats exactly
     (unless an agent has a time budget). ``opening`` uniformly random legal
     actions, drawn from ``opening_seed`` (default: ``seed``), are played
@@ -530,7 +538,37 @@ def _schedule(k: int, games_per_pair: int, seed: int) -> list[tuple[int, int, in
 _WORKER: dict[str, Any] = {}
 
 
-def _init_worker(agents: list[Agent], labels: list[str], game: Game, opening: int = 0) -> None:
+def _die_with_parent(parent: int) -> None:
+    """End this worker process when the arena process ``parent`` ends, however it ends (kill -9 too).
+
+    On Linux the kernel sends SIGKILL at the parent's death (prctl PR_SET_PDEATHSIG); everywhere a
+    daemon thread also checks every second that the parent is still this process's parent. Without
+    them a killed arena left its workers playing for minutes, holding its output pipe open.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(1, int(signal.SIGKILL), 0, 0, 0)  # 1: PR_SET_PDEATHSIG
+        except (OSError, AttributeError):
+            pass
+    if os.getppid() != parent:  # it died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(1.0)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="arena-parent-watch", daemon=True).start()
+
+
+def _init_worker(agents: list[Agent], labels: list[str], game: Game, opening: int = 0,
+                 parent: int | None = None) -> None:
+    if parent is not None:
+        _die_with_parent(parent)
     _WORKER.update(agents=agents, labels=labels, game=game, opening=opening)
 
 
@@ -555,7 +593,7 @@ def _progress(total: int, enabled: bool, desc: str):
 def round_robin(
     agents: Sequence[Agent | str],
     game: str | Game = "xodd",
-    size: int | None = 7,
+    size: int | None = None,
     games_per_pair: int = 100,
     seed: int = 0,
     workers: int = 1,
@@ -591,7 +629,7 @@ def round_robin(
                          f"got {type(agents).__name__}: {agents!r}")
     for i, a in enumerate(agents):
         _check_player(f"agents[{i}]", a)
-    games_per_pair = check_int("games_per_pair", games_per_pair, 2)
+    games_per_pair = check_int("games_per_pair", games_per_pair, 2, MAX_GAMES)
     if games_per_pair % 2:
         raise ValueError(f"games_per_pair must be even and >= 2 (half with each colour), got {games_per_pair}")
     if len(agents) < 2:
@@ -599,7 +637,7 @@ def round_robin(
     if labels is not None:
         labels = list(_check_labels(labels, len(agents), f"labels (one per agent, {len(agents)})"))
     seed = check_int("seed", seed, 0)
-    workers = check_int("workers", workers, 1)
+    workers = check_int("workers", workers, 1, MAX_WORKERS)
     progress = check_bool("progress", progress)
     resume = check_bool("resume", resume)
     G = _game(game, size, variant)  # validates early
@@ -651,7 +689,7 @@ def round_robin(
         elif todo:
             with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
                                      initializer=_init_worker,
-                                     initargs=(players, labels, G, opening)) as pool:
+                                     initargs=(players, labels, G, opening, os.getpid())) as pool:
                 futures = {pool.submit(_run_task, tasks[idx]): idx for idx in todo}
                 for fut in as_completed(futures):
                     finished(futures[fut], fut.result())
@@ -753,12 +791,14 @@ def _parse_header(path: Path, line: str,
 def _read_text(path: Path) -> str:
     """The text of the journal at ``path``; :class:`JournalError` naming it if it cannot be read as text."""
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path, "journal", JOURNAL_LIMIT)
     except UnicodeDecodeError as exc:
         raise JournalError(f"{path} is not an arena journal: byte {exc.object[exc.start]:#04x} at offset "
                            f"{exc.start} is not UTF-8 text") from None
     except OSError as exc:
         raise JournalError(f"cannot read the journal {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:  # a directory, not a regular file, or too large
+        raise JournalError(f"cannot read the journal: {exc}") from None
 
 
 def _read_header(path: Path) -> dict[str, Any]:
@@ -899,7 +939,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "that swap colours (varied games between deterministic players; default 0)")
     p.add_argument("--workers", type=int, default=1, help="parallel processes (default 1)")
     p.add_argument("--out", default=None,
-                   help="output directory (default runs/arena/<game><size><variant>)")
+                   help="output directory (default: a new runs/arena/<game><size><variant>-<date>-<time> each run; "
+                        "--resume needs the --out of the run it continues)")
     p.add_argument("--resume", action="store_true",
                    help="continue the round robin whose journal (journal.jsonl, a line per finished game) is in "
                         "--out: its games are kept and only the others are played; the agents, --seed and --opening "
@@ -939,6 +980,17 @@ def _report(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     return 0
 
 
+def default_out(game: Game) -> Path:
+    """A new output directory for a run of ``game``: ``runs/arena/<label>-<date>-<time>`` (``-2``, ``-3``... if
+    that exists), so that running one command twice never meets the last run's journal."""
+    base = os.path.join("runs", "arena", f"{game.label.replace(' ', '')}-{time.strftime('%Y%m%d-%H%M%S')}")
+    out, n = Path(base), 1
+    while out.exists() or out.is_symlink():
+        n += 1
+        out = Path(f"{base}-{n}")
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the arena from the command line; returns the exit status.
 
@@ -947,6 +999,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     an ``--out`` that cannot be a directory) is one message and exit status 2,
     before any game is played.
     """
+    held: list[Path] = []
+    try:
+        return _main(argv, held)
+    finally:
+        for out in held:
+            unlock_dir(out)
+
+
+def _main(argv: Sequence[str] | None, held: list[Path]) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.report is not None:
@@ -962,10 +1023,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--agents needs at least two agents, got {len(args.agents)}: {' '.join(args.agents)}")
         if args.games < 2 or args.games % 2:
             raise ValueError(f"--games must be even and >= 2 (half with each colour), got {args.games}")
+        if args.games > MAX_GAMES:
+            raise ValueError(f"--games must be at most {MAX_GAMES:,} (the most that can finish), got {args.games}")
         if args.seed < 0:
             raise ValueError(f"--seed must be >= 0, got {args.seed}")
         if args.workers < 1:
             raise ValueError(f"--workers must be >= 1, got {args.workers}")
+        if args.workers > MAX_WORKERS:
+            raise ValueError(f"--workers must be at most {MAX_WORKERS}, got {args.workers}")
         try:
             check_opening(args.opening)
         except ValueError as exc:
@@ -978,7 +1043,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise ValueError(f"agent {spec!r}: {exc}") from exc
             check_board(agent, g, spec)
             agents.append(agent)
-        out = Path(args.out or os.path.join("runs", "arena", g.label.replace(" ", "")))
+        if args.out is None and args.resume:
+            raise ValueError("--resume continues the round robin in a directory: give its --out (without --out, "
+                             "each run writes to a new runs/arena/<game><size>-<date>-<time>)")
+        out = Path(args.out) if args.out is not None else default_out(g)
+        check_can_make_dir(out, "--out")  # a broken symbolic link is named, not met as "File exists"
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out} is a file: give a directory for the results")
         if (out / "journal.jsonl").exists() and not (args.resume or args.overwrite):
@@ -992,8 +1061,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ValueError(f"--out {out} cannot be created: {exc}") from exc
+        # One round robin a directory: a second one would write the same journal and results.
+        # Released when this process ends, however it ends.
+        lock_dir(out, "--out")
+        held.append(out)
     except ValueError as exc:
         parser.error(str(exc))
+    if args.out is None:
+        print(f"results go to {out}/ (continue a stopped run with --out {out} --resume)", file=sys.stderr)
     if args.resume and not (out / "journal.jsonl").exists():
         print(f"--resume: no journal in {out} yet, so every game is played", file=sys.stderr)
     try:
@@ -1002,6 +1077,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                              opening=args.opening, journal=out / "journal.jsonl", resume=args.resume)
     except JournalError as exc:
         parser.error(f"{exc} (the journal is --out/journal.jsonl: choose another --out)")
+    except OSError as exc:  # a full disk while writing the journal: one line, not a traceback
+        print(f"{parser.prog}: {report_os_error(exc, 'writing the journal')}; the games finished so far are in "
+              f"{out / 'journal.jsonl'} (continue with --out {out} --resume)", file=sys.stderr)
+        return 1
     print(result.table())
     in_opening = sum(1 for r in result.games if sum(r.moves) == 0)
     if in_opening:
@@ -1011,8 +1090,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         path = result.save(out, records=not args.no_records)
     except (ValueError, OSError) as exc:  # the games stay in the journal: --resume saves them without playing
-        parser.error(f"the results could not be saved ({exc}); the games are in {out / 'journal.jsonl'}: "
-                     "clear the way and rerun with --resume to save them without playing again")
+        why = report_os_error(exc, "saving the results") if isinstance(exc, OSError) else \
+            f"the results could not be saved ({exc})"
+        print(f"{parser.prog}: {why}; the games are in {out / 'journal.jsonl'}: clear the way and rerun with "
+              f"--out {out} --resume to save them without playing again", file=sys.stderr)
+        return 1 if isinstance(exc, OSError) else 2
     kept = f" ({result.resumed} of them from the journal)" if result.resumed else ""
     print(f"\n{len(result.games)} games{kept}; {len(result.games) - result.resumed} played in "
           f"{result.elapsed:.0f} s; results in {path}/")

@@ -46,15 +46,27 @@ def new_rng_state(rng: np.random.Generator) -> np.ndarray:
 
 
 # ------------------------------------------------------------ option checks
-def check_int(what: str, value: Any, low: int) -> int:
-    """``value`` as an int >= ``low``, or ValueError naming ``what`` (e.g. "mcts option
-    simulations") and the allowed range. A float with an integer value is accepted."""
+def check_int(what: str, value: Any, low: int, high: int | None = None) -> int:
+    """``value`` as an int >= ``low`` (and <= ``high``, if given), or ValueError naming ``what``
+    (e.g. "mcts option simulations") and the allowed range. A float with an integer value is accepted.
+
+    ``high`` bounds a count to what can finish: ``simulations=1e30`` would never return a move."""
+    given = value
     ok = isinstance(value, numbers.Integral) and not isinstance(value, bool)
     if not ok and isinstance(value, float) and math.isfinite(value) and value == int(value):
         value, ok = int(value), True
     if not ok or value < low:
         raise ValueError(f"{what} must be an integer >= {low}, got {value!r}")
+    if high is not None and value > high:
+        raise ValueError(f"{what} must be an integer from {low} to {high:,} (the most that can finish), got {given!r}")
     return int(value)
+
+
+MAX_THREADS = 1024
+"""Most torch threads an agent or the trainer may ask for."""
+
+MAX_SECONDS = 3600.0
+"""Longest time budget of one move (an hour)."""
 
 
 def check_float(what: str, value: Any, low: float, high: float = math.inf, low_open: bool = False) -> float:

@@ -27,6 +27,11 @@ LAZY: dict[str, str] = {
 """Names resolved on first use by importing ``module:attribute``."""
 
 
+EXTRAS: dict[str, tuple[str, str]] = {"torch": ("agents", "PyTorch"), "ray": ("rllib", "Ray RLlib")}
+"""Optional packages of the lazy agents: the top-level module -> (the project's extra that installs it,
+its name), for a message that says what to install."""
+
+
 def register(name: str, factory: AgentFactory, *, overwrite: bool = False) -> None:
     """Make ``load(name, **options)`` call ``factory(**options)``."""
     if not isinstance(name, str) or not name or any(ch in name for ch in ":,='\""):
@@ -138,7 +143,17 @@ def _factory(name: str) -> AgentFactory:
         module, _, attr = LAZY[name].partition(":")
         try:
             factory = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
+        except ImportError as exc:
+            missing = (exc.name or "").split(".")[0]
+            if missing in EXTRAS:
+                extra, package = EXTRAS[missing]
+                raise ValueError(f"agent {name!r} needs {package}, which is not installed ({exc}): "
+                                 f"pip install \"odd-env[{extra}]\" (from a checkout: pip install -e \".[{extra}]\")"
+                                 ) from exc
+            raise ValueError(
+                f"agent {name!r} is registered as {LAZY[name]!r} but could not be loaded: {exc}"
+            ) from exc
+        except AttributeError as exc:
             raise ValueError(
                 f"agent {name!r} is registered as {LAZY[name]!r} but could not be loaded: {exc}"
             ) from exc

@@ -46,8 +46,8 @@ BAD = [
     (["--threads", "0"], "--threads must be an integer >= 1"),
     (["--seed", "-1"], "--seed must be an integer >= 0"),
     (["--seed", str(2**32)], "--seed must be an integer from 0 to 2**32 - 1 = 4294967295, got 4294967296"),
-    (["--total-minutes", "-5"], "--total-minutes must be a finite number >= 0"),
-    (["--total-minutes", "inf"], "--total-minutes must be a finite number >= 0, got inf"),
+    (["--total-minutes", "-5"], "--total-minutes must be a finite number in [0, 527040], got -5"),
+    (["--total-minutes", "inf"], "--total-minutes must be a finite number in [0, 527040], got inf"),
     (["--lr", "nan"], "--lr must be a finite number > 0, got nan"),
     (["--lr", "0"], "--lr must be a finite number > 0"),
     (["--gamma", "1.5"], r"--gamma must be a finite number in [0, 1]"),
@@ -152,7 +152,8 @@ def test_the_run_ends_with_why_it_stopped(tmp_path, capsys):
     assert main(TINY + ["--run-dir", str(tmp_path / "b"), "--total-steps", "100000000",
                         "--total-minutes", "0.0001"]) == 0
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last.startswith("stopped at the time limit: 16 steps")
+    # the clock is checked inside the rollout: it stops after at most one update's 16 steps
+    assert re.match(r"stopped at the time limit: (4|8|12|16) steps", last), last
 
 
 def test_python_m_agents_ppo_runs_without_tqdm(tmp_path):

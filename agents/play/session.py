@@ -30,7 +30,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from odd_env._files import check_path, write_atomic
+from odd_env._files import RECORD_LIMIT, check_path, read_bytes, write_atomic
 from odd_env.game import available_games, make as make_game
 
 from ..registry import load
@@ -54,8 +54,8 @@ def load_record(path: str | os.PathLike) -> tuple[str, int, str, list[int]]:
     """(game, size, variant, actions) of a saved record of any game, told by its header line's first
     word; ValueError naming the file and line if it is bad, OSError if it cannot be read."""
     path = check_path(path, "record path")
-    with open(path, encoding="utf-8-sig", errors="replace") as f:
-        words = next((w for w in (line.split("#", 1)[0].split() for line in f) if w), [""])
+    text = read_bytes(path, "record path", RECORD_LIMIT).decode("utf-8-sig", errors="replace")
+    words = next((w for w in (line.split("#", 1)[0].split() for line in text.splitlines()) if w), [""])
     name = words[0].lower()
     if name not in available_games():
         raise ValueError(f"{os.fspath(path)}: not a game record: its first line must name a game "

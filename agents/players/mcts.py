@@ -72,7 +72,7 @@ import numpy as np
 
 from odd_env.game import Game, Position
 
-from ..base import Agent, check_bool, check_float, check_int, check_position, new_rng_state
+from ..base import MAX_SECONDS, Agent, check_bool, check_float, check_int, check_position, new_rng_state
 
 ROLLOUTS = ("auto", "random", "greedy")
 PRIORS = ("auto", None, "greedy")
@@ -93,6 +93,13 @@ GROUP_SCALE = 2.0
 GROUP_WEIGHT = 0.5
 """``group_weight`` of network-guided searches on Xodd and Yodd unless given (measured: see docs/pretrained.md)."""
 
+
+MAX_SIMULATIONS = 1_000_000
+"""Most ``simulations`` a search may be given: a tree of a node a simulation, about a gigabyte and
+minutes a move at this bound (``simulations=1e30`` would never return a move)."""
+
+MAX_BATCH = 4096
+"""Most leaves a network-guided search may evaluate together (``batch``)."""
 
 
 def _greedy(game: Game | None) -> bool:
@@ -230,15 +237,15 @@ class MCTSAgent(Agent):
             raise ValueError(f"mcts option prior must be one of {PRIORS}, got {prior!r}")
         if policy_value_fn is not None and not callable(policy_value_fn):
             raise ValueError(f"mcts option policy_value_fn must be callable or None, got {policy_value_fn!r}")
-        simulations = check_int("mcts option simulations", simulations, 1)
+        simulations = check_int("mcts option simulations", simulations, 1, MAX_SIMULATIONS)
         if c is not None:
             c = check_float("mcts option c", c, 0.0)
-        batch = check_int("mcts option batch", batch, 1)
+        batch = check_int("mcts option batch", batch, 1, MAX_BATCH)
         fpu_reduction = check_float("mcts option fpu_reduction", fpu_reduction, 0.0, 1.0)
         if group_weight is not None:
             group_weight = check_float("mcts option group_weight", group_weight, 0.0, 1.0)
         if time_budget is not None:
-            time_budget = check_float("mcts option time_budget", time_budget, 0.0, low_open=True)
+            time_budget = check_float("mcts option time_budget", time_budget, 0.0, MAX_SECONDS, low_open=True)
         epsilon = check_float("mcts option epsilon", epsilon, 0.0, 1.0)
         # Priors are exp(score / prior_temp): a zero temperature divides by zero.
         prior_temp = check_float("mcts option prior_temp", prior_temp, 0.0, low_open=True)
@@ -256,7 +263,14 @@ class MCTSAgent(Agent):
                                  f"({', '.join(shipped) or 'none shipped'}) or the path of a PPO checkpoint file, "
                                  f"got {network!r}"
                                  + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
-            from .network_player import PPOAgent  # torch loads only for network-guided search
+            try:
+                from .network_player import PPOAgent  # torch loads only for network-guided search
+            except ImportError as exc:
+                if (exc.name or "").split(".")[0] != "torch":
+                    raise
+                raise ValueError(f"mcts option network needs PyTorch, which is not installed ({exc}): "
+                                 "pip install \"odd-env[agents]\" (from a checkout: pip install -e \".[agents]\")"
+                                 ) from exc
 
             try:
                 where = {"pretrained": network} if is_name else {"path": network}

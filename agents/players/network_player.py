@@ -14,7 +14,7 @@ from odd_env.game import Position, make as make_game
 from odd_env import symmetries as board_symmetries
 
 from ..train import checkpoint as ckpt_io
-from ..base import Agent, check_bool, check_int, check_position
+from ..base import MAX_THREADS, Agent, check_bool, check_int, check_position
 from ..train.network import PolicyValueNet, check_device, masked_logits
 
 
@@ -62,7 +62,7 @@ class PPOAgent(Agent):
             raise ValueError("ppo: give exactly one of path= (a checkpoint), pretrained= (a shipped network's "
                              "name: agents.pretrained_networks() lists them) or network= (a PolicyValueNet)")
         self.greedy = check_bool("ppo option greedy", greedy)
-        self.threads = None if threads is None else check_int("ppo option threads", threads, 1)
+        self.threads = None if threads is None else check_int("ppo option threads", threads, 1, MAX_THREADS)
         self.device = check_device(device, "ppo option device")
         if path is not None and not isinstance(path, (str, os.PathLike)):
             raise ValueError(f"ppo option path must be a checkpoint file name, got {path!r} "

@@ -64,8 +64,9 @@ Checkpoints and resume
 
 from __future__ import annotations
 
-import io
+import contextlib
 import copy
+import io
 import csv
 import json
 import math
@@ -82,7 +83,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from odd_env._files import check_can_make_dir, write_atomic
+from odd_env._files import JOURNAL_LIMIT, check_can_make_dir, lock_dir, read_text, report_os_error, unlock_dir, write_atomic
 from odd_env.game import Game
 from odd_env import map_batch, symmetries as board_symmetries
 
@@ -93,7 +94,8 @@ from ..base import Agent, check_board, check_int
 from .network import NetConfig, PolicyValueNet, check_device, masked_entropy, masked_logits
 from ..players.network_player import PPOAgent, torch_threads  # noqa: F401 (PPOAgent: agents.train.ppo.PPOAgent too)
 from .ppo_args import (  # noqa: F401 (MUTABLE_ON_RESUME: agents.train.ppo's too)
-    MUTABLE_ON_RESUME, Args, _resume_conflicts, build_parser, game_of, parse_args, parse_milestones, saved_args,
+    MUTABLE_ON_RESUME, Args, _resume_conflicts, build_parser, game_of, no_checkpoint, parse_args, parse_milestones,
+    saved_args,
     validate_args,
 )
 
@@ -319,8 +321,12 @@ class Trainer:
         return action, dist.log_prob(action), value
 
     @torch.no_grad()
-    def collect(self) -> dict[str, Any]:
-        """Play ``rollout_steps`` engine steps; return the buffer with advantages."""
+    def collect(self, deadline: float | None = None) -> dict[str, Any]:
+        """Play ``rollout_steps`` engine steps; return the buffer with advantages.
+
+        ``deadline`` (a :func:`time.perf_counter` time): stop stepping when it has passed (after at
+        least one step), so that a time limit is not overshot by a whole rollout; the batch is then shorter.
+        """
         a, T, B = self.args, self.args.rollout_steps, self.args.num_games
         G = self.game
         obs_buf = np.zeros((T, B, *G.observation_shape), dtype=np.int8)
@@ -336,6 +342,12 @@ class Trainer:
         self.net.eval()
         wins: dict[str, list[float]] = {}
         for t in range(T):
+            if deadline is not None and t and time.perf_counter() >= deadline:
+                T = t
+                obs_buf, mask_buf, act_buf, logp_buf, val_buf = (x[:T] for x in (obs_buf, mask_buf, act_buf,
+                                                                                  logp_buf, val_buf))
+                actor_buf, rec_buf, term_buf, final_buf = (x[:T] for x in (actor_buf, rec_buf, term_buf, final_buf))
+                break
             obs_np, mask_np = out.observation, out.action_mask.astype(bool)
             actors = out.to_play.astype(np.int64)
             obs_buf[t], mask_buf[t], actor_buf[t] = obs_np, mask_np, actors
@@ -373,6 +385,7 @@ class Trainer:
         self.global_step += T * B
         keep = rec_buf.reshape(-1)
         return {
+            "steps": T * B,
             "obs": obs_buf.reshape(T * B, *obs_buf.shape[2:])[keep],
             "mask": mask_buf.reshape(T * B, -1)[keep],
             "action": act_buf.reshape(-1)[keep],
@@ -419,9 +432,10 @@ class Trainer:
             value[part] = v.cpu().numpy()
         return {**batch, "obs": obs, "mask": mask, "action": action, "logp": logp, "value": value}
 
-    def learn(self, batch: dict[str, Any]) -> dict[str, float]:
+    def learn(self, batch: dict[str, Any], deadline: float | None = None) -> dict[str, float]:
         """PPO epochs over one rollout (first mapped by :meth:`augment` with ``augment``);
-        returns the update's metrics."""
+        returns the update's metrics. ``deadline`` (a :func:`time.perf_counter` time): no
+        minibatch starts after it (one always runs)."""
         a = self.args
         if a.augment:
             batch = self.augment(batch)
@@ -443,9 +457,13 @@ class Trainer:
         # and a remainder: a remainder of one sample has no standard deviation, and its NaN
         # advantages destroyed the network (seen on YINSH, where the sample count varies).
         chunks = max(1, round(n / a.minibatch_size))
+        late = False
         for _ in range(a.update_epochs):
             perm = torch.randperm(n, device=dev)
             for idx in torch.tensor_split(perm, chunks):
+                if deadline is not None and stats["policy_loss"] and time.perf_counter() >= deadline:
+                    late = True
+                    break
                 logits, values = self.net(obs[idx])
                 logits = masked_logits(logits, mask[idx])
                 logp = torch.log_softmax(logits, dim=-1).gather(1, actions[idx, None]).squeeze(1)
@@ -467,6 +485,8 @@ class Trainer:
                 stats["policy_loss"].append(pg_loss.item())
                 stats["value_loss"].append(v_loss.item())
                 stats["entropy"].append(entropy.item())
+            if late:
+                break
             if a.target_kl and np.mean(stats["approx_kl"][-chunks:]) > a.target_kl:
                 break
         var = float(returns.var())
@@ -713,9 +733,9 @@ class RunLog:
         self.path = run_dir / "metrics.csv"
         self.rows: list[dict[str, float]] = []
         if resume_step is not None and self.path.exists():
-            with open(self.path, newline="") as f:
-                # An empty cell is a metric that row did not log (e.g. no evaluation): leave it out.
-                rows = [{k: float(v) for k, v in r.items() if v != ""} for r in csv.DictReader(f)]
+            text = read_text(self.path, "metrics file", JOURNAL_LIMIT)
+            # An empty cell is a metric that row did not log (e.g. no evaluation): leave it out.
+            rows = [{k: float(v) for k, v in r.items() if v != ""} for r in csv.DictReader(io.StringIO(text, newline=""))]
             self.rows = [r for r in rows if r.get("global_step", math.inf) <= resume_step]
             self._write()
         self.writer = None
@@ -755,7 +775,8 @@ class RunLog:
             self.writer.close()
 
 
-RUN_FILES = ("last.pt", "last.pt.tmp", "args.json", "metrics.csv", "metrics.csv.tmp", "at-*min.pt", "tb")
+RUN_FILES = ("last.pt", "last.pt*.tmp", "args.json", "metrics.csv", "metrics.csv*.tmp", "at-*min.pt", "at-*min.pt*.tmp",
+             "tb")
 """What a run writes in its directory (and ``--overwrite`` deletes)."""
 
 
@@ -768,11 +789,15 @@ def check_run(args: Args) -> None:
     last = run_dir / "last.pt"
     if args.resume:
         if not last.is_file():
-            raise FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
+            raise no_checkpoint(run_dir)
         G = game_of(args)
         conflict = _resume_conflicts(asdict(args), saved_args(ckpt_io.read_metadata(last, G.name, G.size)))
         if conflict:
             raise ValueError(conflict)
+    elif not args.overwrite and not last.exists() and (run_dir / "args.json").exists():
+        raise ValueError(f"{run_dir} holds a run that was stopped before its first checkpoint (args.json, no "
+                         f"last.pt): --resume has nothing to continue; add --overwrite to start again there "
+                         f"(deletes its args.json, metrics.csv and tb/), or choose another --run-dir")
     elif not args.overwrite and (last.exists() or (run_dir / "args.json").exists()):
         raise ValueError(f"{run_dir} already holds a run: add --resume to continue it, or --overwrite to start "
                          f"a new one there (deletes its last.pt, args.json, metrics.csv, at-*min.pt and tb/), "
@@ -786,6 +811,22 @@ def prepare_run(args: Args) -> Trainer:
     check_run(args)
     run_dir = Path(args.run_dir)
     last = run_dir / "last.pt"
+    existed = run_dir.is_dir()
+    # One process a run directory: a second trainer there would write the same checkpoint and CSV.
+    # The lock lasts until run() ends or the process does (a kill included).
+    lock_dir(run_dir, "--run-dir")
+    try:
+        return _prepare_locked(args, run_dir, last)
+    except BaseException:
+        unlock_dir(run_dir)
+        if not existed:  # leave no trace of a run that did not start
+            with contextlib.suppress(OSError):
+                (run_dir / ".lock").unlink()
+                run_dir.rmdir()
+        raise
+
+
+def _prepare_locked(args: Args, run_dir: Path, last: Path) -> Trainer:
     trainer = Trainer(args)
     if args.resume:
         G = game_of(args)
@@ -874,6 +915,7 @@ def run(trainer: Trainer) -> Trainer:
     args = trainer.args
     run_dir = Path(args.run_dir)
     last = run_dir / "last.pt"
+    lock_dir(run_dir, "--run-dir")  # (taken by prepare_run already; a no-op then)
     log = RunLog(run_dir, args.tensorboard, trainer.global_step if args.resume else None)
     bar = _Progress(args, trainer) if args.progress else None
     latest_eval: dict[str, float] = {}
@@ -881,16 +923,19 @@ def run(trainer: Trainer) -> Trainer:
     try:
         while _stop_reason(args, trainer) is None:
             t0 = time.perf_counter()
-            batch = trainer.collect()
+            # The clock is checked inside the rollout and the update too: on a busy machine one update
+            # can take minutes, which --total-minutes would otherwise overshoot.
+            deadline = t0 + 60 * args.total_minutes - trainer.train_seconds if args.total_minutes else None
+            batch = trainer.collect(deadline)
             t1 = time.perf_counter()
-            metrics = trainer.learn(batch)
+            metrics = trainer.learn(batch, deadline)
             t2 = time.perf_counter()
             trainer.train_seconds += t2 - t0
             if trainer.update % args.snapshot_every == 0:
                 trainer.pool.add(trainer.net)
             metrics.update(win_rate_vs_pool=batch["win_rate_vs_pool"],
                            win_rate_vs_scripted=batch["win_rate_vs_scripted"], rollout_seconds=t1 - t0,
-                           update_seconds=t2 - t1, steps_per_second=args.rollout_steps * args.num_games / (t2 - t0),
+                           update_seconds=t2 - t1, steps_per_second=batch["steps"] / (t2 - t0),
                            train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
             done = _stop_reason(args, trainer) is not None
             if (args.eval_every and trainer.update % args.eval_every == 0) or done:
@@ -908,6 +953,7 @@ def run(trainer: Trainer) -> Trainer:
         if bar is not None:
             bar.close()
         log.close()
+        unlock_dir(run_dir)
     print(f"stopped at the {_stop_reason(args, trainer)}: {trainer.global_step:,} steps "
           f"(--total-steps {args.total_steps}), {trainer.train_seconds / 60:.2f} training minutes "
           f"(--total-minutes {args.total_minutes:g}); checkpoint: {last}")
@@ -927,7 +973,13 @@ def main(argv: list[str] | None = None) -> int:
         trainer = prepare_run(parse_args(argv))
     except (ValueError, OSError) as err:  # OSError: a run directory that cannot be made or read
         parser.error(str(err))
-    run(trainer)
+    try:
+        run(trainer)
+    except OSError as err:  # a full disk, a quota, a folder removed meanwhile: one line, not a traceback
+        last = Path(trainer.args.run_dir) / "last.pt"
+        saved = f"the last checkpoint saved is {last}" if last.is_file() else "no checkpoint was saved"
+        print(f"{parser.prog}: {report_os_error(err, 'writing the run')}; {saved}", file=sys.stderr)
+        return 1
     return 0
 
 

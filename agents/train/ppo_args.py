@@ -18,7 +18,8 @@ from odd_env.game import Game, make as make_game
 
 from . import checkpoint as ckpt_io
 from ..registry import split_specs
-from ..base import check_float, check_int
+from ..arena import MAX_GAMES
+from ..base import MAX_THREADS, check_float, check_int
 from .network import check_device
 
 
@@ -199,6 +200,17 @@ def _resume_conflicts(given: dict[str, Any], saved: dict[str, Any],
             + ", ".join(_flag(n) for n in mutable))
 
 
+def no_checkpoint(run_dir: Path) -> FileNotFoundError:
+    """The error of ``--resume`` in ``run_dir`` without a last.pt: what to do depends on whether a run
+    started there (its args.json) and was stopped before its first checkpoint."""
+    last = run_dir / "last.pt"
+    if (run_dir / "args.json").exists():
+        return FileNotFoundError(f"--resume: the run in {run_dir} was stopped before its first checkpoint (it has "
+                                 f"args.json but no {last.name}): there is nothing to resume; start it again with "
+                                 "--overwrite (without --resume)")
+    return FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
+
+
 def parse_args(argv: list[str] | None = None) -> Args:
     """Parse the command line into :class:`Args`.
 
@@ -212,7 +224,7 @@ def parse_args(argv: list[str] | None = None) -> Args:
     given = vars(build_parser(suppress_defaults=True).parse_args(argv))
     last = Path(full["run_dir"]) / "last.pt"
     if not last.is_file():
-        raise FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
+        raise no_checkpoint(Path(full["run_dir"]))
     saved = saved_args(ckpt_io.read_metadata(last))
     conflict = _resume_conflicts(given, saved)
     if conflict:
@@ -220,17 +232,21 @@ def parse_args(argv: list[str] | None = None) -> Args:
     return Args(**{**saved, **given, "run_dir": full["run_dir"], "resume": True, "overwrite": False})
 
 
+MAX_SAMPLES = 1 << 22
+"""Most samples of one rollout (``num_games * rollout_steps``): their buffers must fit in memory."""
+
 _RANGES: dict[str, tuple[float, float, bool]] = {
-    # name: (low, high, low_open) -- integers >= low, or finite floats in the range
-    "board_size": (0, math.inf, False), "seed": (0, math.inf, False), "threads": (1, math.inf, False),
-    "total_steps": (1, math.inf, False), "total_minutes": (0, math.inf, False),
-    "num_games": (1, math.inf, False), "rollout_steps": (1, math.inf, False), "channels": (1, math.inf, False),
-    "blocks": (0, math.inf, False), "lr": (0, math.inf, True), "gamma": (0, 1, False),
-    "gae_lambda": (0, 1, False), "update_epochs": (1, math.inf, False), "minibatch_size": (1, math.inf, False),
+    # name: (low, high, low_open) -- integers from low to high, or finite floats in the range. Counts and
+    # times are bounded by what can finish (and fit in memory): --total-minutes 1e30 never would.
+    "board_size": (0, math.inf, False), "seed": (0, math.inf, False), "threads": (1, MAX_THREADS, False),
+    "total_steps": (1, 10**12, False), "total_minutes": (0, 366 * 24 * 60, False),
+    "num_games": (1, 1 << 16, False), "rollout_steps": (1, 1 << 16, False), "channels": (1, 1024, False),
+    "blocks": (0, 100, False), "lr": (0, math.inf, True), "gamma": (0, 1, False),
+    "gae_lambda": (0, 1, False), "update_epochs": (1, 1000, False), "minibatch_size": (1, MAX_SAMPLES, False),
     "clip_coef": (0, math.inf, True), "ent_coef": (0, math.inf, False), "vf_coef": (0, math.inf, False),
     "max_grad_norm": (0, math.inf, True), "target_kl": (0, math.inf, False), "latest_prob": (0, 1, False),
-    "scripted_prob": (0, 1, False), "snapshot_every": (1, math.inf, False), "pool_size": (1, math.inf, False),
-    "eval_every": (0, math.inf, False), "eval_games": (1, math.inf, False), "checkpoint_every": (1, math.inf, False),
+    "scripted_prob": (0, 1, False), "snapshot_every": (1, math.inf, False), "pool_size": (1, 1000, False),
+    "eval_every": (0, math.inf, False), "eval_games": (1, MAX_GAMES, False), "checkpoint_every": (1, math.inf, False),
 }
 
 
@@ -265,9 +281,13 @@ def validate_args(args: Args) -> None:
             raise ValueError(f"{_flag(f.name)} must be {kind.__name__}, got {value!r}{hint}")
     for name, (low, high, low_open) in _RANGES.items():
         if _field_kind(Args.__dataclass_fields__[name]) is int:
-            check_int(_flag(name), getattr(args, name), int(low))
+            check_int(_flag(name), getattr(args, name), int(low), None if high == math.inf else int(high))
         else:
             check_float(_flag(name), getattr(args, name), low, high, low_open)
+    if args.num_games * args.rollout_steps > MAX_SAMPLES:
+        raise ValueError(f"--num-games x --rollout-steps must be at most {MAX_SAMPLES:,} samples a rollout (what fits "
+                         f"in memory), got {args.num_games} x {args.rollout_steps} = "
+                         f"{args.num_games * args.rollout_steps:,}")
     if args.seed > 2**32 - 1:  # numpy's global seed (seeded with it) takes 32 bits
         raise ValueError(f"--seed must be an integer from 0 to 2**32 - 1 = {2**32 - 1}, got {args.seed}")
     game_of(args)

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from odd_env._files import check_can_make_dir, write_atomic
+from odd_env._files import RECORD_LIMIT, check_can_make_dir, read_text, write_atomic
 
 if TYPE_CHECKING:  # ray is imported when a run starts, so that --help and errors come fast
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -123,7 +123,7 @@ MUTABLE_ON_RESUME = ("iterations", "env_runners", "envs_per_env_runner", "addres
 """Arguments a resumed run may change; every other saved argument must stay as it was."""
 LEAGUE_FILE = "league.json"
 """Beside RLlib's files in ``<run-dir>/checkpoint``: the iteration, the steps and the league's bookkeeping."""
-RUN_FILES = ("checkpoint", "args.json", "metrics.csv", "metrics.csv.tmp", "tb")
+RUN_FILES = ("checkpoint", "args.json", "metrics.csv", "metrics.csv*.tmp", "tb")
 """What a run writes in its directory (and ``--overwrite`` deletes)."""
 
 
@@ -163,7 +163,7 @@ def saved_run_args(run_dir: str | Path) -> dict[str, Any]:
                                     "run cannot be continued; start a new one")
         raise FileNotFoundError(f"--resume: no checkpoint in {ckpt} (start a new run without --resume)")
     try:
-        saved = json.loads(path.read_text())
+        saved = json.loads(read_text(path, "args.json", RECORD_LIMIT))
         if not isinstance(saved, dict):
             raise ValueError("not a JSON object")
     except (OSError, ValueError) as err:
@@ -362,7 +362,7 @@ def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
         if conflict:
             raise ValueError(conflict)
         try:
-            record = json.loads((ckpt / LEAGUE_FILE).read_text())
+            record = json.loads(read_text(ckpt / LEAGUE_FILE, LEAGUE_FILE, RECORD_LIMIT))
             int(record["iteration"]), int(record["env_steps"]), dict(record["league"])
         except (ValueError, KeyError, TypeError) as err:
             raise ValueError(f"--resume: {ckpt / LEAGUE_FILE} is corrupt ({err!r}); start a new run "
@@ -381,11 +381,11 @@ def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
         import shutil
 
         for name in RUN_FILES:
-            path = run_dir / name
-            if path.is_dir():
-                shutil.rmtree(path)
-            elif path.exists():
-                path.unlink()
+            for path in run_dir.glob(name):
+                if path.is_dir():
+                    shutil.rmtree(path)
+                elif path.exists() or path.is_symlink():
+                    path.unlink()
     return None
 
 

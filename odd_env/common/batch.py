@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from .._compiling import njit
 
 from .._args import check_seed
 from ..game import BatchStep

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 
-from .._files import check_path, write_atomic
+from .._files import RECORD_LIMIT, check_path, read_text, write_atomic
 
 
 def record_lines(text: str, header_hint: str) -> list[tuple[int, str]]:
@@ -48,11 +48,12 @@ class TextRecord:
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> TextRecord:
-        """Read a record from ``path``; ValueError naming the file and line if it is malformed or illegal."""
+        """Read a record from ``path``; ValueError naming the file and line if it is malformed or illegal,
+        or if ``path`` is not a regular file (a pipe, a device) or is larger than
+        :data:`odd_env._files.RECORD_LIMIT` (4 MiB)."""
         path = check_path(path, "record path")
-        try:
-            with open(path, encoding="utf-8-sig") as f:  # a byte-order mark that an editor added is skipped
-                text = f.read()
+        try:  # utf-8-sig: a byte-order mark that an editor added is skipped
+            text = read_text(path, "record path", RECORD_LIMIT, encoding="utf-8-sig")
         except UnicodeDecodeError as e:
             raise ValueError(
                 f"{os.fspath(path)}: not a game record: byte {e.object[e.start]:#04x} at offset {e.start} "

@@ -10,7 +10,7 @@ agent's random choices depend on its own seed only.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .._compiling import njit
 
 _MUL = np.uint64(2685821657736338717)
 _S12 = np.uint64(12)

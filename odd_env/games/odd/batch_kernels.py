@@ -12,7 +12,7 @@ processes for more.
 
 from __future__ import annotations
 
-from numba import njit
+from ..._compiling import njit
 
 from .kernels import M_TO_MOVE, M_WINNER, apply_action, init_state, legal_mask_and_observe
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 
 import numpy as np
-from numba import njit
+from ..._compiling import njit
 
 from ...common.xorshift import randbelow, uniform
 from . import kernels as K

@@ -29,7 +29,7 @@ so only those cells' parity bits are refreshed. Nothing is ever recounted.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..._compiling import njit
 
 EMPTY, BLACK, WHITE, OFFBOARD = 0, 1, 2, 3
 

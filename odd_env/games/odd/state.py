@@ -457,15 +457,15 @@ class GameState:
         if not g.onboard[x]:
             return f"cell {g.label(x)}"  # the label says "off the board"
         if self.board[x] != 0:
-            return f"cell {g.label(x)} ({x}) is occupied"
+            return f"cell {g.label(x)} is occupied"
         p = self.to_move
         colour = p if a < n else 1 - p
         k = self.adjacent_groups(x, colour)
         who = COLOUR_NAMES[colour]
         if self.turn_step == 2:
-            return (f"a {who} stone on {g.label(x)} ({x}) touches {k} {who} group(s) and would leave "
+            return (f"a {who} stone on {g.label(x)} touches {k} {who} group(s) and would leave "
                     "an even number of groups at the end of the turn")
-        return (f"a {who} stone on {g.label(x)} ({x}) flips parity (k={k}) and no parity-flipping "
+        return (f"a {who} stone on {g.label(x)} flips parity (k={k}) and no parity-flipping "
                 "second stone would remain to restore an odd total")
 
     def apply(self, action: int) -> GameState:

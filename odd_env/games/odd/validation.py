@@ -24,7 +24,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import njit
+from ..._compiling import njit
 
 from . import kernels as K
 from ...common.geometry import Geometry
@@ -290,9 +290,8 @@ def first_invalid(states, n, nbr, onboard, running_only, out):
 
 
 def describe_cell(geometry: Geometry, cell: int) -> str:
-    """``"cell 30 (e6)"``, or the index and (row, col) of an off-board cell, for messages."""
-    if geometry.onboard[cell]:
-        return f"cell {cell} ({geometry.label(cell)})"
+    """``"cell e6"`` (its name, not the internal index), or the index and (row, col) of an off-board
+    cell, for messages."""
     return f"cell {geometry.label(cell)}"
 
 

@@ -9,7 +9,7 @@ like :mod:`odd_env.games.odd.batch_kernels` (``first_illegal`` and
 
 from __future__ import annotations
 
-from numba import njit
+from ..._compiling import njit
 
 from .kernels import DRAW, M_TO_MOVE, M_WINNER, apply_action, init_state, legal_mask_and_observe, observe_into
 

@@ -32,7 +32,7 @@ lines through the markers it changed can hold rows.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from ..._compiling import njit
 
 EMPTY = 0
 RING = 1  # RING + p: a ring of player p (0 white, 1 black)
