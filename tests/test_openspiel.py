@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pickle
 import sys
 
@@ -151,3 +152,22 @@ def test_import_without_openspiel_names_the_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "odd_env.openspiel")
     with pytest.raises(ImportError, match=r'pip install "odd-env\[openspiel\]"'):
         importlib.import_module("odd_env.openspiel")
+
+
+def test_benchmark_script_plays_its_table(monkeypatch, capsys):
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    monkeypatch.syspath_prepend(str(root / "benchmarks"))  # the script imports its _args helpers from there
+    spec = importlib.util.spec_from_file_location("bench_openspiel", root / "benchmarks" / "bench_openspiel.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    monkeypatch.setattr(sys, "argv", ["bench_openspiel.py", "--cases", "xodd:3", "--games", "2",
+                                      "--simulations", "10", "--ours", "mcts;mcts:rollout=random,prior=none"])
+    bench.main()
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| xodd 3 |")]
+    assert len(rows) == 2 and "| 2 |" in rows[0] and "`mcts:rollout=random,prior=none`" in rows[1]
+    monkeypatch.setattr(sys, "argv", ["bench_openspiel.py", "--cases", "go:9"])
+    with pytest.raises(SystemExit) as exc:
+        bench.main()
+    assert exc.value.code == 2 and "unknown game 'go'" in capsys.readouterr().err
