@@ -171,3 +171,15 @@ def test_benchmark_script_plays_its_table(monkeypatch, capsys):
     with pytest.raises(SystemExit) as exc:
         bench.main()
     assert exc.value.code == 2 and "unknown game 'go'" in capsys.readouterr().err
+
+
+def test_docs_example_runs_and_prints_what_it_says(capsys):
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs" / "openspiel.md").read_text(encoding="utf-8")
+    (code,) = re.findall(r"```python\n(.*?)```", page, re.S)
+    exec(code, {})
+    printed = capsys.readouterr().out.splitlines()
+    expected = [c.strip() for c in re.findall(r"^print\(.*#(.*)$", code, re.M)]
+    assert printed == expected
