@@ -32,17 +32,17 @@ from odd_env import xodd_v0, yinsh_v0, yodd_v0
 BASELINE = "go_v5 9x9 env()"
 
 
-def steps_per_second(make: Callable, seconds: float, seed: int) -> float:
+def steps_per_second(make: Callable, seconds: float, seed: int, clock: Callable[[], float] = time.perf_counter) -> float:
     """Steps/s of uniform random legal play in the env made by ``make``, in PettingZoo's documented loop.
 
-    Whole games are played; the clock is read after each (so a measurement lasts at least
-    ``seconds`` and ends with a game)."""
+    Whole games are played; ``clock`` is read after each (so a measurement lasts at least
+    ``seconds`` of it and ends with a game)."""
     env = make()
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     choice, flatnonzero = rng.choice, np.flatnonzero
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     while True:
         for _agent in env.agent_iter():
@@ -50,10 +50,10 @@ def steps_per_second(make: Callable, seconds: float, seed: int) -> float:
             action = None if term or trunc else int(choice(flatnonzero(obs["action_mask"])))
             env.step(action)
             steps += 1
-        if time.perf_counter() > deadline:
+        if clock() > deadline:
             break
         env.reset()
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def cases(sizes: bool, raw: bool) -> dict[str, Callable]:
@@ -89,18 +89,22 @@ def main() -> None:
     parser.add_argument("--seed", type=nonneg_int, default=0)
     parser.add_argument("--sizes", action="store_true", help="also Go 13x13, Xodd 14 and Yodd 10")
     parser.add_argument("--raw", action="store_true", help="also the raw_env rows (no wrappers)")
+    parser.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                        help="steps per second of wall-clock time, or of this process's CPU time (steadier on "
+                             "a machine shared with other jobs)")
     args = parser.parse_args()
 
+    clock = time.perf_counter if args.clock == "wall" else time.process_time
     todo = cases(args.sizes, args.raw)
     for make in todo.values():  # warm up (numba compilation, caches)
-        steps_per_second(make, 0.2, args.seed)
+        steps_per_second(make, 0.2, args.seed, clock)
     results: dict[str, list[float]] = {k: [] for k in todo}
     for r in range(args.rounds):
         for name, make in todo.items():
-            results[name].append(steps_per_second(make, args.seconds, args.seed + r))
+            results[name].append(steps_per_second(make, args.seconds, args.seed + r, clock))
 
     print(f"random legal play in PettingZoo's documented agent_iter loop, median of {args.rounds} rounds "
-          f"x {args.seconds:g} s")
+          f"x {args.seconds:g} s of {'wall-clock' if args.clock == 'wall' else 'CPU'} time")
     print_rate_table("env", results, BASELINE)
 
 
