@@ -58,8 +58,8 @@ def _mirrored(name: str) -> property:
 
     def fset(self: PositionRawEnv, value: Any) -> None:
         self.__dict__[slot] = value
-        for d in self._mirrors:
-            d[name] = value
+        for w in self._mirrors:
+            w.__dict__[name] = value
 
     return property(attrgetter(slot), fset, doc=f"``{name}`` (mirrored into the wrappers of make_env).")
 
@@ -85,19 +85,21 @@ class PositionRawEnv(AECEnv):
     terminations = _mirrored("terminations")
     truncations = _mirrored("truncations")
     infos = _mirrored("infos")
-    _wrapper_dicts: tuple[dict, ...] = ()  # the instance dictionaries of make_env's wrappers
-    _mirrors: tuple[dict, ...] = ()  # those of them that mirror the attributes above (after a reset)
+    # make_env's wrappers, and those of them that mirror the attributes above (after a reset). The
+    # wrappers themselves, not their dictionaries, so that copies (deepcopy, pickle) mirror into theirs.
+    _wrappers: tuple[AECEnv, ...] = ()
+    _mirrors: tuple[AECEnv, ...] = ()
 
     def _mirror_into_wrappers(self) -> None:
         """Copy the mirrored attributes into the wrappers' dictionaries, and keep them there from
         now on. A wrapper that has not been reset (OrderEnforcingWrapper's ``_has_reset``) gets none
         yet, so that it still refuses to show them before its first reset."""
-        if not self._wrapper_dicts:
+        if not self._wrappers:
             return
-        self._mirrors = mirrors = tuple(d for d in self._wrapper_dicts if d.get("_has_reset", True))
+        self._mirrors = mirrors = tuple(w for w in self._wrappers if w.__dict__.get("_has_reset", True))
         values = [(name, getattr(self, name)) for name in MIRRORED]
-        for d in mirrors:
-            d.update(values)
+        for w in mirrors:
+            w.__dict__.update(values)
 
     # --------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -306,9 +308,9 @@ def make_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> AECEnv:
     raw = env.unwrapped
     chain, w = [], env
     while w is not raw:
-        chain.append(vars(w))
+        chain.append(w)
         w = w.env
-    raw._wrapper_dicts = tuple(chain)
+    raw._wrappers = tuple(chain)
     return env
 
 
