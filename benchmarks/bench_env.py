@@ -13,7 +13,7 @@ interleaved rounds; the table reports the median steps per second over the round
 go_v5 9x9. go_v5 needs pygame (``pip install pygame``, in the ``bench`` extra); without it the Go
 rows are skipped.
 
-    python benchmarks/bench_env.py --seconds 2 --rounds 5
+    python benchmarks/bench_env.py --seconds 2 --rounds 7
     python benchmarks/bench_env.py --sizes --raw     # more board sizes, and the unwrapped raw_env rows
 """
 
@@ -22,11 +22,13 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 from _args import nonneg_int, positive_float, positive_int  # noqa: E402
 from _table import print_rate_table
 
+import odd_env
 from odd_env import xodd_v0, yinsh_v0, yodd_v0
 
 BASELINE = "go_v5 9x9 env()"
@@ -85,7 +87,7 @@ def main() -> None:
     """Run the benchmark and print a markdown table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--seconds", type=positive_float, default=2.0, help="seconds per measurement")
-    parser.add_argument("--rounds", type=positive_int, default=5, help="interleaved rounds (the median is reported)")
+    parser.add_argument("--rounds", type=positive_int, default=7, help="interleaved rounds (the median is reported)")
     parser.add_argument("--seed", type=nonneg_int, default=0)
     parser.add_argument("--sizes", action="store_true", help="also Go 13x13, Xodd 14 and Yodd 10")
     parser.add_argument("--raw", action="store_true", help="also the raw_env rows (no wrappers)")
@@ -103,6 +105,7 @@ def main() -> None:
         for name, make in todo.items():
             results[name].append(steps_per_second(make, args.seconds, args.seed + r, clock))
 
+    print(f"odd_env from {Path(odd_env.__file__).parent}")
     print(f"random legal play in PettingZoo's documented agent_iter loop, median of {args.rounds} rounds "
           f"x {args.seconds:g} s of {'wall-clock' if args.clock == 'wall' else 'CPU'} time")
     print_rate_table("env", results, BASELINE)

@@ -361,7 +361,11 @@ def test_wrappers_read_the_bookkeeping_directly_and_see_the_raw_envs(make, caplo
     """env() keeps PettingZoo's wrapper stack; after reset the wrappers hold the AEC bookkeeping
     themselves (no forwarding on every read), always the raw env's objects: through play, an
     illegal action that ends the game, the dead steps and the next reset."""
-    from pettingzoo.utils.wrappers import AssertOutOfBoundsWrapper, OrderEnforcingWrapper, TerminateIllegalWrapper
+    from pettingzoo.utils.wrappers import (
+        AssertOutOfBoundsWrapper,
+        OrderEnforcingWrapper,
+        TerminateIllegalWrapper,
+    )
 
     from odd_env.common.aec import MIRRORED
 
@@ -369,7 +373,7 @@ def test_wrappers_read_the_bookkeeping_directly_and_see_the_raw_envs(make, caplo
     assert type(e) is OrderEnforcingWrapper and type(e.env) is AssertOutOfBoundsWrapper
     assert type(e.env.env) is TerminateIllegalWrapper and e.env.env.env is e.unwrapped
     with pytest.raises(AttributeError, match="cannot be accessed before reset"):
-        e.agents
+        _ = e.agents
     raw = e.unwrapped
     rng = np.random.default_rng(0)
     for game in range(3):

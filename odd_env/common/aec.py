@@ -26,6 +26,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 from .._args import check_options, check_seed
 from .drawing import HumanViewer
 
+
 class ActionSpace(spaces.Discrete):
     """Gymnasium's ``Discrete(n)``, whose ``contains`` answers a Python ``int`` without NumPy.
 
@@ -300,7 +301,13 @@ class GameRawEnv(PositionRawEnv):
 
 def make_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> AECEnv:
     """``raw_cls(**kwargs)`` wrapped like PettingZoo classic: an illegal action
-    ends the game with reward -1 for the offender."""
+    ends the game with reward -1 for the offender.
+
+    The wrappers are PettingZoo's own (``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
+    TerminateIllegalWrapper(raw)))``); the raw env registers them, and from each reset on keeps
+    the attributes of :data:`MIRRORED` in their instance dictionaries too (the same objects), so
+    that their reads of them on every step are plain look-ups instead of ``__getattr__``
+    forwarding down the stack."""
     env = raw_cls(**kwargs)
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
