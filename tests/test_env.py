@@ -1,5 +1,6 @@
 """The PettingZoo AEC environments: API conformance, documentation, errors."""
 
+import copy
 import re
 
 import numpy as np
@@ -8,9 +9,8 @@ import pytest
 from pettingzoo.test import api_test, parallel_api_test, seed_test, state_test
 
 import odd_env
-from odd_env import xodd_v0, yodd_v0
+from odd_env import GameState, square, xodd_v0, yinsh_v0, yodd_v0
 from odd_env.games.odd.state import NUM_PLANES, STATE_PLANE_NAMES
-from odd_env import GameState, square
 
 GAMES = {"xodd": xodd_v0, "yodd": yodd_v0}
 SIZES = [(xodd_v0, 5), (xodd_v0, 9), (yodd_v0, 3), (yodd_v0, 6)]
@@ -352,3 +352,65 @@ def test_parallel_env_keeps_the_agent_for_step_two_and_checks_actions():
     assert rewards["white_0"] == -1 and all(terms.values()) and p.agents == []
     with pytest.raises(ValueError, match="call reset"):
         p.step({"black_0": 0})
+
+
+@pytest.mark.parametrize("make", [lambda: xodd_v0.env(board_size=5), lambda: yodd_v0.env(board_size=3),
+                                  lambda: yinsh_v0.env(blitz=True)],
+                         ids=["xodd", "yodd", "yinsh"])
+def test_wrappers_read_the_bookkeeping_directly_and_see_the_raw_envs(make, caplog):
+    """env() keeps PettingZoo's wrapper stack; after reset the wrappers hold the AEC bookkeeping
+    themselves (no forwarding on every read), always the raw env's objects: through play, an
+    illegal action that ends the game, the dead steps and the next reset."""
+    from pettingzoo.utils.wrappers import (
+        AssertOutOfBoundsWrapper,
+        OrderEnforcingWrapper,
+        TerminateIllegalWrapper,
+    )
+
+    from odd_env.common.aec import MIRRORED
+
+    e = make()
+    assert type(e) is OrderEnforcingWrapper and type(e.env) is AssertOutOfBoundsWrapper
+    assert type(e.env.env) is TerminateIllegalWrapper and e.env.env.env is e.unwrapped
+    with pytest.raises(AttributeError, match="cannot be accessed before reset"):
+        _ = e.agents
+    raw = e.unwrapped
+    rng = np.random.default_rng(0)
+    for game in range(3):
+        e.reset(seed=game)
+        for t, _agent in enumerate(e.agent_iter()):
+            for w in (e, e.env, e.env.env):
+                for name in MIRRORED:
+                    assert name in vars(w) and getattr(w, name) is getattr(raw, name), (name, type(w))
+            obs, _, term, trunc, _ = e.last()
+            if term or trunc:
+                action = None
+            elif game == 1 and t == 3:  # an illegal action: TerminateIllegalWrapper ends the game
+                action = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+            else:
+                action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            e.step(action)
+        assert e.agents == [] and raw.agents == [] and e.infos == {}
+        if game == 1:
+            assert e.rewards == {} and "Illegal move" in caplog.text
+    e.reset(seed=0)
+    e.step(int(np.flatnonzero(e.last()[0]["action_mask"])[0]))
+    c = copy.deepcopy(e)  # a copy's wrappers follow the copy's raw env, not the original's
+    before = e.agent_selection, e.infos
+    for _ in range(3):
+        c.step(int(np.flatnonzero(c.last()[0]["action_mask"])[0]))
+        for w in (c, c.env, c.env.env):
+            assert all(getattr(w, name) is getattr(c.unwrapped, name) for name in MIRRORED)
+    assert c.unwrapped is not raw and (e.agent_selection, e.infos) == before and e.infos is raw.infos
+
+
+def test_action_space_answers_as_gymnasiums_discrete():
+    from gymnasium import spaces
+
+    from odd_env.common.aec import ActionSpace
+
+    ours, theirs = ActionSpace(163), spaces.Discrete(163)
+    assert ours == theirs and theirs == ours and repr(ours) == repr(theirs)
+    for x in (0, 5, 162, 163, -1, 2**70, -(2**70), True, False, np.int64(5), np.int32(200), np.uint64(2**63),
+              np.array(3), np.array([3]), 5.0, "5", None):
+        assert ours.contains(x) == theirs.contains(x), x

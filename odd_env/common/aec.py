@@ -13,6 +13,7 @@ functions.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -24,6 +25,45 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .._args import check_options, check_seed
 from .drawing import HumanViewer
+
+
+class ActionSpace(spaces.Discrete):
+    """Gymnasium's ``Discrete(n)``, whose ``contains`` answers a Python ``int`` without NumPy.
+
+    PettingZoo's AssertOutOfBoundsWrapper checks every action with ``contains``; Gymnasium's
+    answer for a Python int costs ``np.iinfo`` and two NumPy conversions. The answer is the same
+    (an int of ``[0, n)`` is in range of int64); other values take Gymnasium's path.
+    """
+
+    def __init__(self, n: int):
+        super().__init__(n)
+        self._stop = int(n)
+
+    def contains(self, x: Any) -> bool:
+        """Whether ``x`` is an action of this space (Gymnasium's ``Discrete.contains``)."""
+        if type(x) is int:
+            return 0 <= x < self._stop
+        return super().contains(x)
+
+
+# The AEC bookkeeping PettingZoo's wrappers read on every step (``last()``, ``agent_iter()`` and the
+# wrappers' own ``step``/``observe`` read them some 36 times a step, each read forwarded down the
+# stack by ``BaseWrapper.__getattr__``). ``make_env`` has the raw env keep each of them in the
+# wrappers' instance dictionaries too, so that those reads are direct.
+MIRRORED = ("agents", "agent_selection", "rewards", "_cumulative_rewards", "terminations", "truncations", "infos")
+
+
+def _mirrored(name: str) -> property:
+    """An attribute of the raw env whose every assignment is also made on its registered wrappers."""
+    slot = "_own" + name if name.startswith("_") else "_own_" + name
+
+    def fset(self: PositionRawEnv, value: Any) -> None:
+        self.__dict__[slot] = value
+        for w in self._mirrors:
+            w.__dict__[name] = value
+
+    return property(attrgetter(slot), fset, doc=f"``{name}`` (mirrored into the wrappers of make_env).")
+
 
 class PositionRawEnv(AECEnv):
     """One game position as an AEC environment: one decision per step.
@@ -38,6 +78,29 @@ class PositionRawEnv(AECEnv):
 
     num_actions: int
     state_: Any
+
+    agents = _mirrored("agents")
+    agent_selection = _mirrored("agent_selection")
+    rewards = _mirrored("rewards")
+    _cumulative_rewards = _mirrored("_cumulative_rewards")
+    terminations = _mirrored("terminations")
+    truncations = _mirrored("truncations")
+    infos = _mirrored("infos")
+    # make_env's wrappers, and those of them that mirror the attributes above (after a reset). The
+    # wrappers themselves, not their dictionaries, so that copies (deepcopy, pickle) mirror into theirs.
+    _wrappers: tuple[AECEnv, ...] = ()
+    _mirrors: tuple[AECEnv, ...] = ()
+
+    def _mirror_into_wrappers(self) -> None:
+        """Copy the mirrored attributes into the wrappers' dictionaries, and keep them there from
+        now on. A wrapper that has not been reset (OrderEnforcingWrapper's ``_has_reset``) gets none
+        yet, so that it still refuses to show them before its first reset."""
+        if not self._wrappers:
+            return
+        self._mirrors = mirrors = tuple(w for w in self._wrappers if w.__dict__.get("_has_reset", True))
+        values = [(name, getattr(self, name)) for name in MIRRORED]
+        for w in mirrors:
+            w.__dict__.update(values)
 
     # --------------------------------------------------------------- spaces
     def observation_space(self, agent: str) -> spaces.Space:
@@ -139,6 +202,7 @@ class PositionRawEnv(AECEnv):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self.state_ = start
         self._reset_bookkeeping()
+        self._mirror_into_wrappers()
         if self.render_mode == "human":
             self.render()
 
@@ -162,11 +226,13 @@ class PositionRawEnv(AECEnv):
         if s.is_terminal:
             self.rewards = dict(zip(agents, s.returns()))
             self.terminations = {a: True for a in agents}
+            self._update_infos()
+            self._accumulate_rewards()
         else:
+            # Rewards are zero until the end, and so is every cumulative reward: nothing to accumulate.
             self.rewards = dict.fromkeys(agents, 0.0)
             self.agent_selection = agents[s.to_move]
-        self._update_infos()
-        self._accumulate_rewards()
+            self._update_infos()
         if self.render_mode == "human":
             self.render()
 
@@ -198,7 +264,7 @@ class GameRawEnv(PositionRawEnv):
             "action_mask": spaces.Box(0, 1, (game.num_actions,), dtype=np.int8),
         })
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in self.possible_agents}
+        self.action_spaces = {a: ActionSpace(game.num_actions) for a in self.possible_agents}
         self.state_space = spaces.Box(0, 1, game.observation_shape, dtype=np.int8)
         self.observation_version = game.observation_version
         self.state_ = game.new_state()
@@ -235,11 +301,23 @@ class GameRawEnv(PositionRawEnv):
 
 def make_env(raw_cls: type[PositionRawEnv], **kwargs: Any) -> AECEnv:
     """``raw_cls(**kwargs)`` wrapped like PettingZoo classic: an illegal action
-    ends the game with reward -1 for the offender."""
+    ends the game with reward -1 for the offender.
+
+    The wrappers are PettingZoo's own (``OrderEnforcingWrapper(AssertOutOfBoundsWrapper(
+    TerminateIllegalWrapper(raw)))``); the raw env registers them, and from each reset on keeps
+    the attributes of :data:`MIRRORED` in their instance dictionaries too (the same objects), so
+    that their reads of them on every step are plain look-ups instead of ``__getattr__``
+    forwarding down the stack."""
     env = raw_cls(**kwargs)
     env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
     env = wrappers.AssertOutOfBoundsWrapper(env)
     env = wrappers.OrderEnforcingWrapper(env)
+    raw = env.unwrapped
+    chain, w = [], env
+    while w is not raw:
+        chain.append(w)
+        w = w.env
+    raw._wrappers = tuple(chain)
     return env
 
 

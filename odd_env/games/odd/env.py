@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ...common.aec import PositionRawEnv
+from ...common.aec import ActionSpace, PositionRawEnv
 from ...common.geometry import Geometry, geometry as make_geometry
 from . import kernels as K
 from .records import GameRecord
@@ -59,7 +59,7 @@ class OddRawEnv(PositionRawEnv):
             }
         )
         self.observation_spaces = {a: obs_space for a in AGENTS}
-        self.action_spaces = {a: spaces.Discrete(n_actions) for a in AGENTS}
+        self.action_spaces = {a: ActionSpace(n_actions) for a in AGENTS}
         self.state_space = spaces.Box(0, 1, (NUM_STATE_PLANES, g.height, g.width), dtype=np.int8)
         self.observation_version = OBSERVATION_VERSION
         self.state_ = GameState(g)
@@ -75,7 +75,8 @@ class OddRawEnv(PositionRawEnv):
         meta = self.state_._meta.tolist()
         b, w = meta[K.M_GROUPS_BLACK], meta[K.M_GROUPS_WHITE]
         step = meta[K.M_STEP] + 1
-        self.infos = {a: {"black_groups": b, "white_groups": w, "turn_step": step} for a in AGENTS}
+        info = {"black_groups": b, "white_groups": w, "turn_step": step}
+        self.infos = {AGENTS[0]: info, AGENTS[1]: info.copy()}
 
     def _start_state(self, options: Mapping[str, Any]) -> GameState:
         """The position a reset starts from: a new game on an empty board, or from a position given in ``options``.

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 
-from ...common.aec import PositionRawEnv
+from ...common.aec import ActionSpace, PositionRawEnv
 from . import kernels as K
 from .records import YinshRecord
 from .render import to_rgb, to_svg, to_text
@@ -54,7 +54,7 @@ class YinshRawEnv(PositionRawEnv):
         )
         self.observation_spaces = {a: obs_space for a in AGENTS}
         self.state_space = spaces.Box(0, 1, (NUM_PLANES, 11, 11), dtype=np.int8)
-        self.action_spaces = {a: spaces.Discrete(NUM_ACTIONS) for a in AGENTS}
+        self.action_spaces = {a: ActionSpace(NUM_ACTIONS) for a in AGENTS}
         self.observation_version = OBSERVATION_VERSION
         self.state_ = YinshState(blitz=self.blitz)
         self._reset_bookkeeping()
