@@ -24,6 +24,11 @@ compiled kernels of :class:`~odd_env.core.yinsh.YinshState` and
   they are valid for;
 * ``to_play``: ``int8[B]``, the player who decides next (0 white, 1 black).
 
+``YinshBatch(n, observations=False)`` is the bare mode, for rollouts and
+search that need no network input: the same rules and outputs but no
+observation planes (``observation`` is None and ``info`` holds only
+``final_rewards``), about twice as fast.
+
 One step is one decision (docs/rules/yinsh.md section 3), so consecutive steps of one
 game may belong to the same player. The returned arrays are the engine's
 buffers, overwritten by the next call: copy what you keep. With
@@ -38,7 +43,6 @@ import numpy as np
 
 from ._args import check_seed
 from .batch import BatchStep, OddBatch, _check_rng
-from .core import batch_kernels as BK
 from .core import yinsh_batch_kernels as YBK
 from .core import yinsh_kernels as K
 from .core.validation import as_int
@@ -48,14 +52,18 @@ from .core.yinsh import NUM_ACTIONS, NUM_PLANES, YinshState, check_state, tables
 class YinshBatch:
     """``num_games`` games of YINSH stepped together (see the module docstring)."""
 
-    def __init__(self, num_games: int, blitz: bool = False, as_torch: bool = False):
-        """``blitz=True`` plays the one-ring variant in every game."""
+    def __init__(self, num_games: int, blitz: bool = False, as_torch: bool = False, observations: bool = True):
+        """``blitz=True`` plays the one-ring variant in every game; ``observations=False`` is the
+        bare mode (masks only, no observation planes)."""
         if as_int(num_games) is None or num_games < 1:  # the check OddBatch makes (0-d arrays included)
             raise ValueError(f"num_games must be a positive integer, got {num_games!r}")
         if not isinstance(blitz, (bool, np.bool_)):
             raise ValueError(f"blitz must be True or False, got {blitz!r}")
         if not isinstance(as_torch, (bool, np.bool_)):
             raise ValueError(f"as_torch must be True or False, got {as_torch!r}")
+        if not isinstance(observations, (bool, np.bool_)):
+            raise ValueError(f"observations must be True or False, got {observations!r}")
+        self.observations = bool(observations)
         self.game = "yinsh"
         self.blitz = bool(blitz)
         self.num_games = B = as_int(num_games)
@@ -63,10 +71,12 @@ class YinshBatch:
         t = self._tables = tables()
         self._target = 1 if self.blitz else 3
         self._states = np.zeros((B, K.state_size(t.n)), dtype=np.int32)
-        self._obs = np.zeros((B, NUM_PLANES, 11, 11), dtype=np.int8)
+        obs_games = B if self.observations else 1  # bare: placeholders the kernels never touch
+        self._obs = np.zeros((obs_games, NUM_PLANES, 11, 11), dtype=np.int8)
         self._final_obs = np.zeros_like(self._obs)
-        self._mask = np.zeros((B, NUM_ACTIONS), dtype=np.int8)  # private: legality
-        self._mask_out = np.zeros_like(self._mask)  # public copy
+        self._mask_out = np.zeros((B, NUM_ACTIONS), dtype=np.int8)  # public
+        self._legal = np.zeros((B, K.MAX_LEGAL), dtype=np.int32)  # private: legality, sampling
+        self._count = np.zeros(B, dtype=np.int32)
         self._reward = np.zeros(B, dtype=np.float32)
         self._terminated = np.zeros(B, dtype=bool)
         self._to_play = np.zeros(B, dtype=np.int8)
@@ -80,25 +90,26 @@ class YinshBatch:
 
             arrays = tuple(torch.from_numpy(a) for a in arrays)
         obs, mask, reward, term, to_play, final_obs, final_rewards = arrays
-        info = {"final_obs": final_obs, "final_rewards": final_rewards, "_final_obs": term}
+        if self.observations:
+            info = {"final_obs": final_obs, "final_rewards": final_rewards, "_final_obs": term}
+        else:
+            obs, info = None, {"final_rewards": final_rewards}
         self._out = BatchStep(obs, mask, reward, term, to_play, info)
-        self._flat_obs = self._obs.reshape(B, NUM_PLANES, t.n)
-        self._flat_final = self._final_obs.reshape(B, NUM_PLANES, t.n)
+        self._flat_obs = self._obs.reshape(obs_games, NUM_PLANES, t.n)
+        self._flat_final = self._final_obs.reshape(obs_games, NUM_PLANES, t.n)
         self._has_reset = False
 
     def reset(self, seed: int | None = None) -> BatchStep:
         """Start every game on an empty board (the rules have no randomness;
         ``seed``, None or a non-negative integer, is accepted for API symmetry and ignored)."""
         check_seed(seed)
-        t = self._tables
-        YBK.batch_reset(self._states, t.n, t.onboard, self._target, t.rays, t.lines, t.line_dir,
-                        t.points, self._flat_obs, self._mask)
+        YBK.batch_reset(self._states, self._target, self._flat_obs, self._mask_out, self._legal, self._count,
+                        self.observations)
         self._reward[:] = 0
         self._terminated[:] = False
         self._to_play[:] = 0
         self._final_rewards[:] = 0
         self._final_obs[:] = 0
-        np.copyto(self._mask_out, self._mask)
         self._has_reset = True
         return self._out
 
@@ -107,15 +118,13 @@ class YinshBatch:
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
         acts = self._as_actions(actions)
-        bad = BK.first_illegal(self._mask, acts)
+        bad = YBK.first_illegal(self._legal, self._count, acts)
         if bad >= 0:
             reason = self.game_state(bad).why_illegal(int(acts[bad]))
             raise ValueError(f"illegal action {int(acts[bad])} in game {bad}: {reason}")
-        t = self._tables
-        YBK.batch_step(self._states, acts, t.n, t.onboard, self._target, t.rays, t.lines, t.line_dir,
-                       t.points, self._flat_obs, self._mask, self._reward, self._terminated,
-                       self._to_play, self._final_rewards, self._flat_final)
-        np.copyto(self._mask_out, self._mask)
+        YBK.batch_step(self._states, acts, self._target, self._flat_obs, self._mask_out, self._legal,
+                       self._count, self._reward, self._terminated, self._to_play, self._final_rewards,
+                       self._flat_final, self.observations)
         return self._out
 
     # One check of the actions for both engines (shape, integer dtype, uint64 values reported unwrapped).
@@ -153,15 +162,11 @@ class YinshBatch:
             if problem is not None:
                 raise ValueError(f"states[{b}] is not a running YINSH position: {problem}")
         self._states[:] = states
-        for b in range(self.num_games):
-            player = int(self._states[b, t.n + K.M_TO_MOVE])
-            K.legal_mask_and_observe(self._states[b], t.n, t.rays, t.lines, t.line_dir, t.onboard, t.points,
-                                     player, self._mask[b], self._flat_obs[b])
-            self._to_play[b] = player
+        YBK.batch_refresh(self._states, self._flat_obs, self._mask_out, self._legal, self._count, self._to_play,
+                          self.observations)
         self._reward[:] = 0
         self._terminated[:] = False
         self._final_rewards[:] = 0
-        np.copyto(self._mask_out, self._mask)
         self._has_reset = True
         return self._out
 
@@ -178,8 +183,9 @@ class YinshBatch:
         _check_rng(rng)
         self._check_started("random_actions")
         out = np.empty(self.num_games, dtype=np.int64)
-        BK.sample_legal(self._mask, rng.random((self.num_games, 5)), out)
+        YBK.sample_legal(self._legal, self._count, rng.random(self.num_games), out)
         return out
 
     def __repr__(self) -> str:
-        return f"YinshBatch(num_games={self.num_games}{', blitz=True' if self.blitz else ''})"
+        return (f"YinshBatch(num_games={self.num_games}{', blitz=True' if self.blitz else ''}"
+                f"{'' if self.observations else ', observations=False'})")
