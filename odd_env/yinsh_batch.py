@@ -138,7 +138,7 @@ class YinshBatch:
         return self._out
 
     def get_states(self) -> np.ndarray:
-        """A copy of every game's state vector (int32[B, 137]), e.g. for checkpoints."""
+        """A copy of every game's state vector (int32[B, 147]: the layout of odd_env.core.yinsh_kernels), e.g. for checkpoints."""
         self._check_started("get_states")
         return self._states.copy()
 

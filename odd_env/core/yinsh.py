@@ -635,6 +635,7 @@ class YinshState:
         m[K.M_TARGET] = 1 if blitz else 3
         m[K.M_WINNER] = -1
         m[K.M_LAST_FROM] = m[K.M_LAST_TO] = -1
+        K.sync_rings(data)  # the ring slots, from the board
         if kind is None:
             if rings_in_game < 2 * K.NUM_RINGS:
                 kind = K.KIND_PLACE
@@ -734,6 +735,7 @@ class YinshState:
         m[K.M_TARGET] = 1 if const[K.P_BLITZ] else 3
         m[K.M_WINNER] = -1
         m[K.M_LAST_FROM] = m[K.M_LAST_TO] = -1
+        K.sync_rings(data)  # the ring slots, from the board
         problem = check_state(data)
         if problem is not None:
             raise ValueError(f"the planes show an impossible YINSH position: {problem}")
@@ -857,7 +859,7 @@ def _check_counts(data: np.ndarray) -> str | None:
                     f"{m[K.M_TARGET] - 1}")
         if on + r > K.NUM_RINGS:
             return f"{PLAYER_NAMES[p]} has {on} rings on the board and {r} removed: more than {K.NUM_RINGS}"
-    return None
+    return _check_ring_slots(data)
 
 
 def _check_data(data: np.ndarray) -> str | None:
@@ -892,7 +894,26 @@ def _check_data(data: np.ndarray) -> str | None:
     if m[K.M_PASSES] not in (0, 1, 2) or m[K.M_OPP_ROWS] not in (0, 1):
         return (f"passes in a row must be 0 to 2 and the opponent-rows flag 0 or 1 in a finished game, "
                 f"got {m[K.M_PASSES]} and {m[K.M_OPP_ROWS]}")
+    problem = _check_ring_slots(data)
+    if problem is not None:
+        return problem
     return _check_history(data)
+
+
+def _check_ring_slots(data: np.ndarray) -> str | None:
+    """The ring slots of the bookkeeping must list each player's rings on the board, ascending."""
+    board = data[:NUM_POINTS]
+    slots = data[NUM_POINTS + K.M_RINGS : NUM_POINTS + K.M_RINGS + 2 * K.NUM_RINGS]
+    for p in (WHITE, BLACK):
+        on = np.flatnonzero(board == K.RING + p)
+        want = np.full(K.NUM_RINGS, -1, dtype=np.int32)
+        want[: min(len(on), K.NUM_RINGS)] = on[: K.NUM_RINGS]
+        if not np.array_equal(slots[K.NUM_RINGS * p : K.NUM_RINGS * (p + 1)], want):
+            return (f"the ring slots of the bookkeeping (entries {NUM_POINTS + K.M_RINGS + K.NUM_RINGS * p}.."
+                    f"{NUM_POINTS + K.M_RINGS + K.NUM_RINGS * (p + 1) - 1}) must list {PLAYER_NAMES[p]}'s ring "
+                    f"points ascending, then -1: expected {want.tolist()}, got "
+                    f"{slots[K.NUM_RINGS * p : K.NUM_RINGS * (p + 1)].tolist()}")
+    return None
 
 
 def _check_history(data: np.ndarray) -> str | None:

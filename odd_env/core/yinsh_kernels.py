@@ -6,7 +6,13 @@ a single ``memcpy`` and a batch of games is one 2-d array:
 
 * ``s[0:N]``: the board: ``EMPTY``, ``RING + p``, ``MARKER + p`` (player
   ``p``: 0 white, 1 black) or ``OFFBOARD``;
-* ``s[N:N+META]``: the bookkeeping, indexed by the ``M_*`` constants.
+* ``s[N:N+META]``: the bookkeeping, indexed by the ``M_*`` constants; it
+  ends with each player's ring points (ascending, -1 padded), which every
+  constructor fills (:func:`sync_rings`) and the validation checks.
+
+The layout changed with issue 38 (the ring points were added, 137 -> 147
+entries): state vectors saved before it do not load (``YinshState(data=...)``
+and ``set_states`` refuse their length).
 
 Every decision of docs/rules/yinsh.md section 3 is one action: :func:`apply`
 plays it and moves the game on to the next decision (whose kind is in
@@ -95,7 +101,8 @@ M_PLY = 12  # decisions played
 M_MOVES = 13  # ring moves played
 M_LAST_FROM = 14  # the latest ring move (from, to), or -1, -1
 M_LAST_TO = 15
-META = 16
+M_RINGS = 16  # M_RINGS + 5 * p + i: the points of player p's rings on the board, ascending, then -1
+META = M_RINGS + 2 * NUM_RINGS  # 26
 DRAW = 2
 
 NUM_PLANES = 24
@@ -174,6 +181,63 @@ def init(s, target):
     s[N + M_WINNER] = -1
     s[N + M_LAST_FROM] = -1
     s[N + M_LAST_TO] = -1
+    for i in range(2 * NUM_RINGS):
+        s[N + M_RINGS + i] = -1
+
+
+@njit(cache=True)
+def sync_rings(s):
+    """Rewrite the ring slots of ``s`` from its board (for states built point by point)."""
+    for p in range(2):
+        base = N + M_RINGS + NUM_RINGS * p
+        i = 0
+        for x in range(N):
+            if s[x] == RING + p and i < NUM_RINGS:
+                s[base + i] = x
+                i += 1
+        while i < NUM_RINGS:
+            s[base + i] = -1
+            i += 1
+
+
+@njit(cache=True, inline="always")
+def _ring_insert(s, p, x):
+    """Add a ring of ``p`` on ``x`` to the ascending slots."""
+    base = N + M_RINGS + NUM_RINGS * p
+    i = NUM_RINGS - 1
+    while i > 0 and (s[base + i - 1] < 0 or s[base + i - 1] > x):
+        s[base + i] = s[base + i - 1]
+        i -= 1
+    s[base + i] = x
+
+
+@njit(cache=True, inline="always")
+def _ring_delete(s, p, x):
+    """Remove ``p``'s ring on ``x`` from the slots."""
+    base = N + M_RINGS + NUM_RINGS * p
+    i = 0
+    while s[base + i] != x:
+        i += 1
+    while i < NUM_RINGS - 1:
+        s[base + i] = s[base + i + 1]
+        i += 1
+    s[base + NUM_RINGS - 1] = -1
+
+
+@njit(cache=True, inline="always")
+def _ring_move(s, p, x, a):
+    """``p``'s ring moves from ``x`` to ``a``: keep the slots ascending."""
+    base = N + M_RINGS + NUM_RINGS * p
+    i = 0
+    while s[base + i] != x:
+        i += 1
+    while i + 1 < NUM_RINGS and s[base + i + 1] >= 0 and s[base + i + 1] < a:
+        s[base + i] = s[base + i + 1]
+        i += 1
+    while i > 0 and s[base + i - 1] > a:
+        s[base + i] = s[base + i - 1]
+        i -= 1
+    s[base + i] = a
 
 
 @njit(cache=True)
@@ -230,14 +294,6 @@ def returns(s):
     if w == BLACK:
         return -1.0, 1.0
     return 0.0, 0.0
-
-
-@njit(cache=True, inline="always")
-def _rings_on_board(s, p):
-    """Rings player ``p`` has on the board (counted, not scanned)."""
-    placed = s[N + M_PLACED]
-    # White places rings 1, 3, 5...; black 2, 4, 6...
-    return (placed + 1 - p) // 2 - s[N + M_REMOVED + p]
 
 
 @njit(cache=True)
@@ -429,17 +485,14 @@ def to_move_decision(s, q):
         _end_by_score(s)
         return 1
     s[N + M_TO_MOVE] = q
-    ring = RING + q
-    left = _rings_on_board(s, q)
-    for j in range(NUM_POINTS):
-        if left == 0:
+    base = N + M_RINGS + NUM_RINGS * q
+    for i in range(NUM_RINGS):
+        x = s[base + i]
+        if x < 0:
             break
-        x = POINTS[j]
-        if s[x] == ring:
-            if ring_can_move(s, x):
-                s[N + M_KIND] = KIND_MOVE
-                return 0
-            left -= 1
+        if ring_can_move(s, x):
+            s[N + M_KIND] = KIND_MOVE
+            return 0
     s[N + M_KIND] = KIND_PASS
     return 0
 
@@ -491,6 +544,7 @@ def apply(s, a):
                 s[y] ^= FLIP
         s[x] = MARKER + p
         s[a] = RING + p
+        _ring_move(s, p, x, a)
         s[N + M_POOL] -= 1
         s[N + M_CHOSEN] = -1
         s[N + M_MOVES] += 1
@@ -510,6 +564,7 @@ def apply(s, a):
         return _resolve_next(s, owners, p)
     if kind == KIND_PLACE:
         s[a] = RING + p
+        _ring_insert(s, p, a)
         s[N + M_PLACED] += 1
         if s[N + M_PLACED] == 2 * NUM_RINGS:
             return to_move_decision(s, 1 - p)
@@ -527,6 +582,7 @@ def apply(s, a):
         return 0
     if kind == KIND_RING:
         s[a] = EMPTY
+        _ring_delete(s, p, a)
         s[N + M_REMOVED + p] += 1
         if s[N + M_REMOVED + p] >= s[N + M_TARGET]:
             s[N + M_DONE] = 1
@@ -557,17 +613,14 @@ def _legal(s, mask, actions, wm, wl):
     if kind == KIND_DESTINATION:
         return _destinations(s, s[N + M_CHOSEN], mask, actions, 0, wm, wl)
     if kind == KIND_MOVE or kind == KIND_RING:
-        ring = RING + p
-        left = _rings_on_board(s, p)
-        for j in range(NUM_POINTS):
-            if left == 0:
+        base = N + M_RINGS + NUM_RINGS * p
+        for i in range(NUM_RINGS):
+            x = s[base + i]
+            if x < 0:
                 break
-            x = POINTS[j]
-            if s[x] == ring:
-                left -= 1
-                if kind == KIND_RING or ring_can_move(s, x):
-                    _set(mask, actions, count, x, wm, wl)
-                    count += 1
+            if kind == KIND_RING or ring_can_move(s, x):
+                _set(mask, actions, count, x, wm, wl)
+                count += 1
         return count
     if kind == KIND_PLACE:
         for j in range(NUM_POINTS):
@@ -606,54 +659,48 @@ def legal_both(s, mask, actions):
 
 @njit(cache=True)
 def observe(s, viewer, obs):
-    """Write the planes of ``viewer`` (0 white, 1 black) into ``obs`` (int8[NUM_PLANES, N])."""
-    own_ring = RING + viewer
-    opp_ring = RING + 1 - viewer
-    own_marker = MARKER + viewer
-    opp_marker = MARKER + 1 - viewer
-    # One simple loop per plane: contiguous stores that compile to vector code.
+    """Write the planes of ``viewer`` (0 white, 1 black) into ``obs`` (int8[NUM_PLANES, N], C-contiguous)."""
+    own_ring = np.int32(RING + viewer)
+    opp_ring = np.int32(RING + 1 - viewer)
+    own_marker = np.int32(MARKER + viewer)
+    opp_marker = np.int32(MARKER + 1 - viewer)
+    # One simple loop per plane over row views, constant planes as row fills: vector stores and memsets.
+    o = obs[0]
     for x in range(N):
-        obs[0, x] = s[x] == own_ring
+        o[x] = np.int8(s[x] == own_ring)
+    o = obs[1]
     for x in range(N):
-        obs[1, x] = s[x] == opp_ring
+        o[x] = np.int8(s[x] == opp_ring)
+    o = obs[2]
     for x in range(N):
-        obs[2, x] = s[x] == own_marker
+        o[x] = np.int8(s[x] == own_marker)
+    o = obs[3]
     for x in range(N):
-        obs[3, x] = s[x] == opp_marker
+        o[x] = np.int8(s[x] == opp_marker)
+    o = obs[4]
     for x in range(N):
-        obs[4, x] = ONBOARD[x]
+        o[x] = ONBOARD[x]
+    o = obs[P_POOL]
+    pool = s[N + M_POOL]
     for x in range(N):
-        obs[5, x] = 0
+        o[x] = POOL_PLANE[pool, x]
     chosen = s[N + M_CHOSEN]
-    if chosen >= 0:
-        obs[5, chosen] = 1
     kind = s[N + M_KIND]
     own_removed = s[N + M_REMOVED + viewer]
     opp_removed = s[N + M_REMOVED + 1 - viewer]
-    for c in range(P_KIND, NUM_PLANES):
-        if c < P_REMOVED_OWN:
-            v = 1 if kind == c - P_KIND else 0
-        elif c < P_REMOVED_OPP:
-            v = 1 if own_removed > c - P_REMOVED_OWN else 0
-        elif c < P_POOL:
-            v = 1 if opp_removed > c - P_REMOVED_OPP else 0
-        elif c == P_POOL:
-            pool = s[N + M_POOL]
-            for x in range(N):
-                obs[c, x] = POOL_PLANE[pool, x]
-            continue
-        elif c == P_WHITE:
-            v = 1 if viewer == WHITE else 0
-        elif c == P_OPP_ROWS:
-            v = s[N + M_OPP_ROWS]
-        elif c == P_PASSED:
-            v = 1 if s[N + M_PASSES] > 0 else 0
-        elif c == P_BLITZ:
-            v = 1 if s[N + M_TARGET] == 1 else 0
-        else:
-            v = 1 if s[N + M_TO_MOVE] == viewer and s[N + M_DONE] == 0 else 0
-        for x in range(N):
-            obs[c, x] = v
+    obs[5][:] = np.int8(0)
+    if chosen >= 0:
+        obs[5, chosen] = 1
+    for k in range(NUM_KINDS):
+        obs[P_KIND + k][:] = np.int8(kind == k)
+    for t in range(3):
+        obs[P_REMOVED_OWN + t][:] = np.int8(own_removed > t)
+        obs[P_REMOVED_OPP + t][:] = np.int8(opp_removed > t)
+    obs[P_WHITE][:] = np.int8(viewer == WHITE)
+    obs[P_OPP_ROWS][:] = np.int8(s[N + M_OPP_ROWS])
+    obs[P_PASSED][:] = np.int8(s[N + M_PASSES] > 0)
+    obs[P_BLITZ][:] = np.int8(s[N + M_TARGET] == 1)
+    obs[P_DECIDES][:] = np.int8(s[N + M_TO_MOVE] == viewer and s[N + M_DONE] == 0)
 
 
 # ---------------------------------------------------------------- the older entry points (tables as arguments)
