@@ -75,7 +75,7 @@ class YinshBatch:
         self._obs = np.zeros((obs_games, NUM_PLANES, 11, 11), dtype=np.int8)
         self._final_obs = np.zeros_like(self._obs)
         self._mask_out = np.zeros((B, NUM_ACTIONS), dtype=np.int8)  # public
-        self._legal = np.zeros((B, K.MAX_LEGAL), dtype=np.int32)  # private: legality, sampling
+        self._legal = np.zeros((B, K.MAX_LEGAL), dtype=np.int16)  # private: legality, sampling
         self._count = np.zeros(B, dtype=np.int32)
         self._reward = np.zeros(B, dtype=np.float32)
         self._terminated = np.zeros(B, dtype=bool)
@@ -118,13 +118,12 @@ class YinshBatch:
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
         acts = self._as_actions(actions)
-        bad = YBK.first_illegal(self._legal, self._count, acts)
+        bad = YBK.batch_step(self._states, acts, self._target, self._flat_obs, self._mask_out, self._legal,
+                             self._count, self._reward, self._terminated, self._to_play, self._final_rewards,
+                             self._flat_final, self.observations)  # checks every action before playing any
         if bad >= 0:
             reason = self.game_state(bad).why_illegal(int(acts[bad]))
             raise ValueError(f"illegal action {int(acts[bad])} in game {bad}: {reason}")
-        YBK.batch_step(self._states, acts, self._target, self._flat_obs, self._mask_out, self._legal,
-                       self._count, self._reward, self._terminated, self._to_play, self._final_rewards,
-                       self._flat_final, self.observations)
         return self._out
 
     # One check of the actions for both engines (shape, integer dtype, uint64 values reported unwrapped).

@@ -258,3 +258,43 @@ def main() -> None:
 
 if __name__ == "__main__":
     main()
+
+
+@njit(cache=True)
+def _negamax(s, depth, mask, actions_buf, obs):
+    """A toy fixed-depth search over the single-position API, as a compiled search would call it
+    (white's value of the position; ``actions_buf`` is int32[depth + 1, MAX_LEGAL])."""
+    if K.is_terminal(s):
+        return K.returns(s)[0]
+    if depth == 0:
+        K.observe(s, K.to_move(s), obs)  # a leaf evaluation would read these planes
+        return 0.0
+    count = K.legal_mask(s, mask)
+    count2 = K.legal_actions(s, actions_buf[depth])
+    if count != count2:
+        raise ValueError("legal_mask and legal_actions disagree")
+    white = K.to_move(s) == K.WHITE
+    best = -2.0 if white else 2.0
+    for i in range(count):
+        child = K.copy(s)
+        K.apply(child, actions_buf[depth, i])
+        v = _negamax(child, depth - 1, mask, actions_buf, obs)
+        best = max(best, v) if white else min(best, v)
+    return best
+
+
+def test_single_position_api_is_callable_from_compiled_code():
+    state = YinshState.from_position(
+        rings={"white": ["E5", "A2", "K7"], "black": ["F5", "B1", "J11"]},
+        markers={"white": ["E6", "E7", "E8", "E9"], "black": ["G6"]}, removed=(2, 2), to_move="white")
+    depth = 4
+    buf = np.zeros((depth + 1, K.MAX_LEGAL), np.int32)
+    value = _negamax(state.data.copy(), depth, np.zeros(K.NUM_ACTIONS, np.int8), buf,
+                     np.zeros((K.NUM_PLANES, K.N), np.int8))
+    assert value == 1.0  # moving E5 off the column leaves a marker there: the row E5-E9, then a third ring
+    s = K.new_state(1)
+    assert s.shape == (K.STATE_SIZE,) and not K.is_terminal(s) and K.to_move(s) == 0 and K.winner(s) == -1
+    assert K.decision(s) == K.KIND_PLACE and K.returns(s) == (0.0, 0.0)
+    t = np.empty_like(s)
+    K.copy_into(s, t)
+    assert np.array_equal(s, t) and YinshState(data=t) == YinshState(blitz=True)

@@ -354,9 +354,8 @@ class YinshState:
     def legal_action_mask(self) -> np.ndarray:
         """int8[485], 1 where the action is legal for the decider (read-only, cached)."""
         if self._mask is None:
-            t = tables()
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            K.legal_mask_into(self.data, t.n, t.rays, t.lines, t.line_dir, mask)
+            K.legal_mask(self.data, mask)
             mask.setflags(write=False)
             self._mask = mask
         return self._mask
@@ -380,8 +379,7 @@ class YinshState:
         if a is not None and 0 <= a < NUM_ACTIONS:
             mask = self._mask if self._mask is not None else self.legal_action_mask()
             if mask[a]:
-                t = tables()
-                K.apply_action(self.data, t.n, t.rays, t.lines, a)
+                K.apply(self.data, a)
                 self._mask = None
                 return self
         raise ValueError(f"illegal action {action!r}: {self.why_illegal(action)}")
@@ -419,7 +417,7 @@ class YinshState:
                   and out.flags.c_contiguous and out.flags.writeable):  # else reshape would fill a copy
             got = f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray) else type(out).__name__
             raise ValueError(f"out must be a C-contiguous, writeable int8{list(shape)} array, got {got}")
-        K.observe_into(self.data, t.n, t.onboard, t.points, viewer, out.reshape(NUM_PLANES, t.n))
+        K.observe(self.data, viewer, out.reshape(NUM_PLANES, t.n))
         return out
 
     # ------------------------------------------------------------ explaining

@@ -81,7 +81,8 @@ def sample_legal(legal, count, uniform, out):
 @njit(cache=True)
 def batch_step(states, actions, target, obs, mask, legal, count, reward, terminated, to_play,
                final_rewards, final_obs, with_obs):
-    """Play ``actions`` (legal, checked by the caller) in every game.
+    """Play ``actions`` in every game; return -1, or the index of the first game whose action is
+    not in its legal list (then no game has changed).
 
     Writes the next mask and legal list of each game (and, ``with_obs``, its
     observation from the side of its decider); the acting player's reward;
@@ -89,6 +90,9 @@ def batch_step(states, actions, target, obs, mask, legal, count, reward, termina
     the final observation, from the side of the player whose decision ended
     it, after which the game starts again.
     """
+    bad = first_illegal(legal, count, actions)
+    if bad >= 0:
+        return bad
     for b in range(states.shape[0]):
         s = states[b]
         actor = s[N + M_TO_MOVE]
@@ -116,3 +120,4 @@ def batch_step(states, actions, target, obs, mask, legal, count, reward, termina
         count[b] = legal_both(s, mask[b], legal[b])
         if with_obs:
             observe(s, player, obs[b])
+    return -1
