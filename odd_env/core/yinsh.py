@@ -633,7 +633,7 @@ class YinshState:
         m[K.M_TARGET] = 1 if blitz else 3
         m[K.M_WINNER] = -1
         m[K.M_LAST_FROM] = m[K.M_LAST_TO] = -1
-        K.sync_rings(data)  # the ring slots, from the board
+        K.sync_derived(data)  # the ring slots and marker bitboards, from the board
         if kind is None:
             if rings_in_game < 2 * K.NUM_RINGS:
                 kind = K.KIND_PLACE
@@ -733,7 +733,7 @@ class YinshState:
         m[K.M_TARGET] = 1 if const[K.P_BLITZ] else 3
         m[K.M_WINNER] = -1
         m[K.M_LAST_FROM] = m[K.M_LAST_TO] = -1
-        K.sync_rings(data)  # the ring slots, from the board
+        K.sync_derived(data)  # the ring slots and marker bitboards, from the board
         problem = check_state(data)
         if problem is not None:
             raise ValueError(f"the planes show an impossible YINSH position: {problem}")
@@ -899,7 +899,7 @@ def _check_data(data: np.ndarray) -> str | None:
 
 
 def _check_ring_slots(data: np.ndarray) -> str | None:
-    """The ring slots of the bookkeeping must list each player's rings on the board, ascending."""
+    """The ring slots and marker bitboards of the bookkeeping must match the board."""
     board = data[:NUM_POINTS]
     slots = data[NUM_POINTS + K.M_RINGS : NUM_POINTS + K.M_RINGS + 2 * K.NUM_RINGS]
     for p in (WHITE, BLACK):
@@ -911,6 +911,14 @@ def _check_ring_slots(data: np.ndarray) -> str | None:
                     f"{NUM_POINTS + K.M_RINGS + K.NUM_RINGS * (p + 1) - 1}) must list {PLAYER_NAMES[p]}'s ring "
                     f"points ascending, then -1: expected {want.tolist()}, got "
                     f"{slots[K.NUM_RINGS * p : K.NUM_RINGS * (p + 1)].tolist()}")
+    words = data[NUM_POINTS + K.M_BITS : NUM_POINTS + K.M_BITS + 8]
+    want = np.zeros(8, dtype=np.int64)
+    for p in (WHITE, BLACK):
+        for x in np.flatnonzero(board == K.MARKER + p):
+            want[4 * p + x // 32] |= 1 << (int(x) % 32)
+    if not np.array_equal(words.astype(np.int64) & 0xFFFFFFFF, want):
+        return (f"the marker bitboards of the bookkeeping (entries {NUM_POINTS + K.M_BITS}.."
+                f"{NUM_POINTS + K.M_BITS + 7}) do not match the markers on the board")
     return None
 
 

@@ -7,10 +7,12 @@ a single ``memcpy`` and a batch of games is one 2-d array:
 * ``s[0:N]``: the board: ``EMPTY``, ``RING + p``, ``MARKER + p`` (player
   ``p``: 0 white, 1 black) or ``OFFBOARD``;
 * ``s[N:N+META]``: the bookkeeping, indexed by the ``M_*`` constants; it
-  ends with each player's ring points (ascending, -1 padded), which every
-  constructor fills (:func:`sync_rings`) and the validation checks.
+  ends with two views of the board kept in step with it: each player's ring
+  points (ascending, -1 padded) and each colour's marker bitboard (four
+  32-bit words over the 121 array indices). Every constructor fills them
+  (:func:`sync_derived`) and the validation checks them.
 
-The layout changed with issue 38 (the ring points were added, 137 -> 147
+The layout changed with issue 38 (those two views were added, 137 -> 155
 entries): state vectors saved before it do not load (``YinshState(data=...)``
 and ``set_states`` refuse their length).
 
@@ -50,12 +52,12 @@ The older entry points taking the tables as arguments (``apply_action``,
 ``legal_mask_into``, ``observe_into``...) remain, as thin wrappers.
 
 Speed notes: the bookkeeping tells how many rings each player has on the
-board, so ring scans stop after the last one; rows are found around the
-markers a move changed (at a move decision the board holds no row, since
-rows are resolved as soon as a move makes them), and after a removal by
-bitboards (two ``uint64`` words per colour over the 121 array indices, a row
-of five being ``M & M<<k & M<<2k & M<<3k & M<<4k`` for the index step ``k``
-of its direction); the step path allocates nothing.
+board, so ring scans stop after the last one; rows are found on the
+marker bitboards kept in the state (two ``uint64`` words per colour over the
+121 array indices, a row of five starting at bit s being bit s of
+``M & M>>k & M>>2k & M>>3k & M>>4k`` for the index step ``k`` of its
+direction: a few dozen branch-free operations per move), and the step path
+allocates nothing.
 """
 
 from __future__ import annotations
@@ -102,7 +104,8 @@ M_MOVES = 13  # ring moves played
 M_LAST_FROM = 14  # the latest ring move (from, to), or -1, -1
 M_LAST_TO = 15
 M_RINGS = 16  # M_RINGS + 5 * p + i: the points of player p's rings on the board, ascending, then -1
-META = M_RINGS + 2 * NUM_RINGS  # 26
+M_BITS = 26  # M_BITS + 4 * p + w: bits 32w..32w+31 of player p's marker bitboard over the 121 indices
+META = M_BITS + 8  # 34
 DRAW = 2
 
 NUM_PLANES = 24
@@ -183,11 +186,18 @@ def init(s, target):
     s[N + M_LAST_TO] = -1
     for i in range(2 * NUM_RINGS):
         s[N + M_RINGS + i] = -1
+    for i in range(8):
+        s[N + M_BITS + i] = 0
 
 
 @njit(cache=True)
-def sync_rings(s):
-    """Rewrite the ring slots of ``s`` from its board (for states built point by point)."""
+def sync_derived(s):
+    """Rewrite the ring slots and marker bitboards of ``s`` from its board (for states built point by point)."""
+    for i in range(8):
+        s[N + M_BITS + i] = 0
+    for x in range(N):
+        if s[x] == MARKER or s[x] == MARKER + 1:
+            _toggle(s, s[x] - MARKER, x)
     for p in range(2):
         base = N + M_RINGS + NUM_RINGS * p
         i = 0
@@ -198,6 +208,29 @@ def sync_rings(s):
         while i < NUM_RINGS:
             s[base + i] = -1
             i += 1
+
+
+@njit(cache=True, inline="always")
+def _toggle(s, p, x):
+    """Flip bit ``x`` of colour ``p``'s marker bitboard."""
+    i = N + M_BITS + 4 * p + (x >> 5)
+    s[i] = np.int32(np.int64(s[i]) ^ (np.int64(1) << (x & 31)))
+
+
+@njit(cache=True, inline="always")
+def _toggle_if(s, p, x, on):
+    """Flip bit ``x`` of colour ``p``'s marker bitboard if ``on`` (0 or 1), without a branch."""
+    i = N + M_BITS + 4 * p + (x >> 5)
+    s[i] = np.int32(np.int64(s[i]) ^ (np.int64(on) << (x & 31)))
+
+
+@njit(cache=True, inline="always")
+def _bits(s, p):
+    """Colour ``p``'s marker bitboard as two uint64 words (indices 0..63, 64..127)."""
+    b = N + M_BITS + 4 * p
+    lo = np.uint64(np.uint32(s[b])) | (np.uint64(np.uint32(s[b + 1])) << np.uint64(32))
+    hi = np.uint64(np.uint32(s[b + 2])) | (np.uint64(np.uint32(s[b + 3])) << np.uint64(32))
+    return lo, hi
 
 
 @njit(cache=True, inline="always")
@@ -348,29 +381,6 @@ def _destinations(s, x, mask, actions, count, wm, wl):
 
 
 @njit(cache=True, inline="always")
-def _marker_bits(s):
-    """Marker bitboards (lo, hi words over the 121 array indices) of white and black."""
-    wlo = np.uint64(0)
-    whi = np.uint64(0)
-    blo = np.uint64(0)
-    bhi = np.uint64(0)
-    for j in range(NUM_POINTS):
-        x = POINTS[j]
-        v = s[x]
-        if v == MARKER:
-            if x < 64:
-                wlo |= _U1 << np.uint64(x)
-            else:
-                whi |= _U1 << np.uint64(x - 64)
-        elif v == MARKER + 1:
-            if x < 64:
-                blo |= _U1 << np.uint64(x)
-            else:
-                bhi |= _U1 << np.uint64(x - 64)
-    return wlo, whi, blo, bhi
-
-
-@njit(cache=True, inline="always")
 def _shift(lo, hi, k):
     """The 128-bit value (lo, hi) shifted by ``k`` (0 < |k| < 64): left (towards higher bits) if k > 0."""
     if k > 0:
@@ -408,7 +418,8 @@ def _has_row(lo, hi):
 @njit(cache=True)
 def row_owners_all(s):
     """Bit p set when player p has at least one row of five anywhere on the board."""
-    wlo, whi, blo, bhi = _marker_bits(s)
+    wlo, whi = _bits(s, WHITE)
+    blo, bhi = _bits(s, BLACK)
     found = 0
     if _has_row(wlo, whi):
         found |= 1
@@ -424,9 +435,7 @@ def _rows(s, p, mask, actions, count, wm, wl):
     A line of six markers holds two rows (two starts), and rows sharing
     markers are all listed: the player chooses.
     """
-    wlo, whi, blo, bhi = _marker_bits(s)
-    lo = wlo if p == 0 else blo
-    hi = whi if p == 0 else bhi
+    lo, hi = _bits(s, p)
     for d in range(3):
         rlo, rhi = _row_starts(lo, hi, d)
         if (rlo | rhi) == 0:
@@ -437,27 +446,6 @@ def _rows(s, p, mask, actions, count, wm, wl):
                 _set(mask, actions, count, N + d * N + x, wm, wl)
                 count += 1
     return count
-
-
-@njit(cache=True, inline="always")
-def _run_along(s, x, k, colour):
-    """Markers of ``colour`` in an unbroken run from ``x`` (excluded) in direction ``k``."""
-    c = 0
-    for i in range(10):
-        y = RAYS[x, k, i]
-        if y < 0 or s[y] != colour:
-            break
-        c += 1
-    return c
-
-
-@njit(cache=True, inline="always")
-def _row_through(s, x, v):
-    """True if the marker ``v`` on ``x`` lies in a row of five of its colour."""
-    for d in range(3):
-        if 1 + _run_along(s, x, d, v) + _run_along(s, x, d + 3, v) >= ROW_LENGTH:
-            return True
-    return False
 
 
 @njit(cache=True, inline="always")
@@ -537,12 +525,16 @@ def apply(s, a):
         x = s[N + M_CHOSEN]
         k = DIRECTION[x, a]
         dist = DISTANCE[x, a]
-        # Every point between x and a is empty or a marker; the markers flip.
+        # Every point between x and a is empty or a marker; the markers flip (no branches).
         for i in range(dist - 1):
             y = RAYS[x, k, i]
-            if s[y] != EMPTY:
-                s[y] ^= FLIP
+            v = s[y]
+            on = np.int64(v != EMPTY)
+            s[y] = v ^ (FLIP * on)
+            _toggle_if(s, WHITE, y, on)
+            _toggle_if(s, BLACK, y, on)
         s[x] = MARKER + p
+        _toggle(s, p, x)
         s[a] = RING + p
         _ring_move(s, p, x, a)
         s[N + M_POOL] -= 1
@@ -550,18 +542,8 @@ def apply(s, a):
         s[N + M_MOVES] += 1
         s[N + M_LAST_FROM] = x
         s[N + M_LAST_TO] = a
-        # Rows can only run through the markers this move changed.
-        owners = 1 << p if _row_through(s, x, MARKER + p) else 0
-        for i in range(dist - 1):
-            if owners == 3:
-                break
-            y = RAYS[x, k, i]
-            v = s[y]
-            if v != EMPTY:
-                bit = 1 << (v - MARKER)
-                if (owners & bit) == 0 and _row_through(s, y, v):
-                    owners |= bit
-        return _resolve_next(s, owners, p)
+        # The board held no row before the move (rows are resolved at once), so any row now is new.
+        return _resolve_next(s, row_owners_all(s), p)
     if kind == KIND_PLACE:
         s[a] = RING + p
         _ring_insert(s, p, a)
@@ -575,8 +557,11 @@ def apply(s, a):
         d = r // N
         x = r - d * N
         s[x] = EMPTY
+        _toggle(s, p, x)
         for i in range(ROW_LENGTH - 1):
-            s[RAYS[x, d, i]] = EMPTY
+            y = RAYS[x, d, i]
+            s[y] = EMPTY
+            _toggle(s, p, y)
         s[N + M_POOL] += ROW_LENGTH
         s[N + M_KIND] = KIND_RING
         return 0
