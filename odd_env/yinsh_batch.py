@@ -182,7 +182,7 @@ class YinshBatch:
         _check_rng(rng)
         self._check_started("random_actions")
         out = np.empty(self.num_games, dtype=np.int64)
-        YBK.sample_legal(self._legal, self._count, rng.random(self.num_games), out)
+        YBK.sample_legal(self._legal, self._count, np.uint64(rng.bit_generator.random_raw()), out)  # one 64-bit draw
         return out
 
     def __repr__(self) -> str:

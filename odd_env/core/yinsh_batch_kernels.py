@@ -16,6 +16,7 @@ caller may scribble on the public mask without fooling the engine.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from .yinsh_kernels import (
@@ -68,13 +69,18 @@ def first_illegal(legal, count, actions):
 
 
 @njit(cache=True)
-def sample_legal(legal, count, uniform, out):
-    """A uniformly random legal action per game: ``legal[b, floor(uniform[b] * count[b])]``."""
+def sample_legal(legal, count, seed, out):
+    """A uniformly random legal action per game, ``legal[b, floor(u_b * count[b])]``, with the
+    uniforms ``u_b`` drawn by SplitMix64 from the 64-bit ``seed`` (one draw of the caller's generator)."""
+    x = np.uint64(seed)
     for b in range(count.shape[0]):
+        x += np.uint64(0x9E3779B97F4A7C15)
+        z = x
+        z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        z = z ^ (z >> np.uint64(31))
         c = count[b]
-        i = int(uniform[b] * c)
-        if i >= c:
-            i = c - 1
+        i = int((z >> np.uint64(11)) * np.uint64(c) >> np.uint64(53))  # floor(u * c), u = top 53 bits / 2**53
         out[b] = legal[b, i]
 
 
