@@ -293,3 +293,31 @@ def test_single_position_api_is_callable_from_compiled_code():
     t = np.empty_like(s)
     K.copy_into(s, t)
     assert np.array_equal(s, t) and YinshState(data=t) == YinshState(blitz=True)
+
+
+def test_the_derived_views_are_validated_and_the_old_layout_is_refused():
+    import pytest
+
+    rng = np.random.default_rng(2)
+    state = YinshState()
+    for _ in range(40):
+        state.apply(int(rng.choice(state.legal_actions())))
+    n = K.N
+    slots = state.data.copy()
+    slots[n + K.M_RINGS] = slots[n + K.M_RINGS + 1]  # a ring slot that does not match the board
+    with pytest.raises(ValueError, match="ring slots"):
+        YinshState(data=slots)
+    bits = state.data.copy()
+    bits[n + K.M_BITS + 5] ^= 1 << 7  # a marker bit with no marker under it
+    with pytest.raises(ValueError, match="marker bitboards"):
+        YinshState(data=bits)
+    with pytest.raises(ValueError, match=rf"int32\[{K.STATE_SIZE}\]"):
+        YinshState(data=state.data[: n + OK.META].copy())  # a state vector of the layout before issue 38
+    engine = YinshBatch(2)
+    engine.reset()
+    with pytest.raises(ValueError, match="int32"):
+        engine.set_states(np.zeros((2, n + OK.META), np.int32))
+    saved = np.stack([state.data, state.data])
+    saved[1, n + K.M_BITS] ^= 1
+    with pytest.raises(ValueError, match=r"states\[1\].*marker bitboards"):
+        engine.set_states(saved)
