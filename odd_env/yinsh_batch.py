@@ -103,7 +103,7 @@ class YinshBatch:
         """Start every game on an empty board (the rules have no randomness;
         ``seed``, None or a non-negative integer, is accepted for API symmetry and ignored)."""
         check_seed(seed)
-        YBK.batch_reset(self._states, self._target, self._flat_obs, self._mask_out, self._legal, self._count,
+        YBK.reset_games(self._states, self._target, self._flat_obs, self._mask_out, self._legal, self._count,
                         self.observations)
         self._reward[:] = 0
         self._terminated[:] = False
@@ -118,7 +118,7 @@ class YinshBatch:
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
         acts = self._as_actions(actions)
-        bad = YBK.batch_step(self._states, acts, self._target, self._flat_obs, self._mask_out, self._legal,
+        bad = YBK.step_games(self._states, acts, self._target, self._flat_obs, self._mask_out, self._legal,
                              self._count, self._reward, self._terminated, self._to_play, self._final_rewards,
                              self._flat_final, self.observations)  # checks every action before playing any
         if bad >= 0:
@@ -161,7 +161,7 @@ class YinshBatch:
             if problem is not None:
                 raise ValueError(f"states[{b}] is not a running YINSH position: {problem}")
         self._states[:] = states
-        YBK.batch_refresh(self._states, self._flat_obs, self._mask_out, self._legal, self._count, self._to_play,
+        YBK.refresh_games(self._states, self._flat_obs, self._mask_out, self._legal, self._count, self._to_play,
                           self.observations)
         self._reward[:] = 0
         self._terminated[:] = False
@@ -182,7 +182,7 @@ class YinshBatch:
         _check_rng(rng)
         self._check_started("random_actions")
         out = np.empty(self.num_games, dtype=np.int64)
-        YBK.sample_legal(self._legal, self._count, np.uint64(rng.bit_generator.random_raw()), out)  # one 64-bit draw
+        YBK.sample_legal_listed(self._legal, self._count, np.uint64(rng.bit_generator.random_raw()), out)  # one 64-bit draw
         return out
 
     def __repr__(self) -> str:

@@ -5,10 +5,13 @@ speed-up. Random legal games are played through the old kernels and, with
 the same actions, through every new path: the single-position API
 (:func:`odd_env.core.yinsh_kernels.apply` and friends, driven from compiled
 code), the batched engine with observations and the bare batched engine. At
-every decision the whole state vector (board and bookkeeping; the new ring slots and marker bitboards checked against the board), the exact
-mask, the legal-action list, the observation planes (of both viewers), the
-end of the game and the rewards must agree. ``python tests/test_yinsh_fast.py
---games 100000`` is the larger soak.
+every decision the whole state vector (board and bookkeeping; the new ring
+slots and marker bitboards checked against the board), the exact mask, the
+legal-action list, the observation planes (of both viewers), the
+end of the game and the rewards must agree. The larger soak, from the
+repository root (so that this checkout's odd_env is imported)::
+
+    PYTHONPATH=. python tests/test_yinsh_fast.py --games 100000
 """
 
 from __future__ import annotations
@@ -16,14 +19,23 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import yinsh_old_kernels as OK
 from numba import njit
 
-from odd_env.core import yinsh_kernels as K
-from odd_env.core.yinsh import YinshState, tables
-from odd_env.yinsh_batch import YinshBatch
+import odd_env
+from odd_env import YinshBatch
+
+if (Path(odd_env.__file__).parent / "games" / "yinsh").is_dir():  # the layout once the games have folders
+    from odd_env.games.yinsh import batch_kernels as YBK
+    from odd_env.games.yinsh import kernels as K
+    from odd_env.games.yinsh.state import YinshState, tables
+else:
+    from odd_env.core import yinsh_batch_kernels as YBK
+    from odd_env.core import yinsh_kernels as K
+    from odd_env.core.yinsh import YinshState, tables
 
 
 
@@ -140,6 +152,13 @@ def run_batched(batch: int, steps: int, seed: int, blitz: bool) -> tuple[int, in
     final = np.zeros((OK.NUM_PLANES, n), np.int8)
     for b in range(batch):
         OK.init_state(old[b], n, t.onboard, target)
+    # The pre-issue-38 batch kernels' signatures, kept for callers of batch_reset/batch_step.
+    compat = np.zeros((batch, K.STATE_SIZE), np.int32)
+    c_obs = np.zeros((batch, OK.NUM_PLANES, n), np.int8)
+    c_final = np.zeros_like(c_obs)
+    c_mask = np.zeros((batch, 4 * n + 1), np.int8)
+    c_out = (np.zeros(batch, np.float32), np.zeros(batch, bool), np.zeros(batch, np.int8), np.zeros((batch, 2), np.float32))
+    YBK.batch_reset(compat, n, t.onboard, target, t.rays, t.lines, t.line_dir, t.points, c_obs, c_mask)
     rng = np.random.default_rng(seed)
     finished = compared = 0
     for step in range(steps):
@@ -154,11 +173,18 @@ def run_batched(batch: int, steps: int, seed: int, blitz: bool) -> tuple[int, in
         np.testing.assert_array_equal(out.observation.reshape(batch, OK.NUM_PLANES, n), obs, err_msg=where)
         np.testing.assert_array_equal(out.to_play, old[:, n + OK.M_TO_MOVE], err_msg=where)
         np.testing.assert_array_equal(out_bare.to_play, out.to_play, err_msg=where)
+        np.testing.assert_array_equal(compat, full.get_states(), err_msg=where)
+        np.testing.assert_array_equal(c_mask, mask, err_msg=where)
+        np.testing.assert_array_equal(c_obs, obs, err_msg=where)
         compared += batch
         actions = full.random_actions(rng)
         np.testing.assert_array_equal(bare.random_actions(np.random.default_rng(seed + step)),
                                       full.random_actions(np.random.default_rng(seed + step)))
         out, out_bare = full.step(actions), bare.step(actions)
+        YBK.batch_step(compat, actions, n, t.onboard, target, t.rays, t.lines, t.line_dir, t.points, c_obs, c_mask,
+                       *c_out, c_final)
+        np.testing.assert_array_equal(c_out[1], out.terminated, err_msg=where)
+        np.testing.assert_array_equal(c_out[0], out.reward, err_msg=where)
         for b in range(batch):
             actor = int(old[b, n + OK.M_TO_MOVE])
             ended = OK.apply_action(old[b], n, t.rays, t.lines, int(actions[b]))
@@ -175,6 +201,12 @@ def run_batched(batch: int, steps: int, seed: int, blitz: bool) -> tuple[int, in
             else:
                 assert out.reward[b] == out_bare.reward[b] == 0.0
     return finished, compared
+
+
+def test_compiled_in_tables_match_the_geometry():
+    g = YinshState.geometry
+    assert np.array_equal(K.RAYS, g.rays) and np.array_equal(K.ONBOARD.astype(bool), g.onboard)
+    assert K.N == g.num_cells and K.NUM_ROWS == 123 and K.STATE_SIZE == K.N + K.META
 
 
 def test_single_position_api_matches_the_old_kernels():

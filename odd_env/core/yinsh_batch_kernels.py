@@ -12,6 +12,10 @@ touched and may be any int8[1, NUM_PLANES, N] placeholders). Besides the
 public mask, each game keeps its legal actions as a list (``legal[b, :count[b]]``),
 which the engine reads to check actions and to sample random ones, so a
 caller may scribble on the public mask without fooling the engine.
+
+``batch_reset`` and ``batch_step`` keep the signatures and behaviour they had
+before issue 38 (the tables as arguments, observations always, the mask
+only), on the new kernels.
 """
 
 from __future__ import annotations
@@ -19,20 +23,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .yinsh_kernels import (
-    DRAW,
-    M_TO_MOVE,
-    M_WINNER,
-    N,
-    apply,
-    init,
-    legal_both,
-    observe,
-)
+from .yinsh_kernels import DRAW, M_TO_MOVE, M_WINNER, N, apply, init, legal_both, legal_mask, observe
 
 
 @njit(cache=True)
-def batch_reset(states, target, obs, mask, legal, count, with_obs):
+def reset_games(states, target, obs, mask, legal, count, with_obs):
     """Start every game (white to place a ring) and write its first mask (and observation)."""
     for b in range(states.shape[0]):
         init(states[b], target)
@@ -42,7 +37,7 @@ def batch_reset(states, target, obs, mask, legal, count, with_obs):
 
 
 @njit(cache=True)
-def batch_refresh(states, obs, mask, legal, count, to_play, with_obs):
+def refresh_games(states, obs, mask, legal, count, to_play, with_obs):
     """Recompute every game's mask, legal list, decider (and observation) from its state."""
     for b in range(states.shape[0]):
         s = states[b]
@@ -54,7 +49,7 @@ def batch_refresh(states, obs, mask, legal, count, to_play, with_obs):
 
 
 @njit(cache=True)
-def first_illegal(legal, count, actions):
+def first_illegal_listed(legal, count, actions):
     """Index of the first game whose action is not in its legal list, or -1."""
     for b in range(actions.shape[0]):
         a = actions[b]
@@ -69,7 +64,7 @@ def first_illegal(legal, count, actions):
 
 
 @njit(cache=True)
-def sample_legal(legal, count, seed, out):
+def sample_legal_listed(legal, count, seed, out):
     """A uniformly random legal action per game, ``legal[b, floor(u_b * count[b])]``, with the
     uniforms ``u_b`` drawn by SplitMix64 from the 64-bit ``seed`` (one draw of the caller's generator)."""
     x = np.uint64(seed)
@@ -85,7 +80,7 @@ def sample_legal(legal, count, seed, out):
 
 
 @njit(cache=True)
-def batch_step(states, actions, target, obs, mask, legal, count, reward, terminated, to_play,
+def step_games(states, actions, target, obs, mask, legal, count, reward, terminated, to_play,
                final_rewards, final_obs, with_obs):
     """Play ``actions`` in every game; return -1, or the index of the first game whose action is
     not in its legal list (then no game has changed).
@@ -96,7 +91,7 @@ def batch_step(states, actions, target, obs, mask, legal, count, reward, termina
     the final observation, from the side of the player whose decision ended
     it, after which the game starts again.
     """
-    bad = first_illegal(legal, count, actions)
+    bad = first_illegal_listed(legal, count, actions)
     if bad >= 0:
         return bad
     for b in range(states.shape[0]):
@@ -127,3 +122,44 @@ def batch_step(states, actions, target, obs, mask, legal, count, reward, termina
         if with_obs:
             observe(s, player, obs[b])
     return -1
+
+
+@njit(cache=True)
+def batch_reset(states, n, onboard, target, rays, lines, line_dir, points, obs, mask):
+    """Start every game and write its first observation and mask (the pre-issue-38 signature)."""
+    for b in range(states.shape[0]):
+        init(states[b], target)
+        legal_mask(states[b], mask[b])
+        observe(states[b], 0, obs[b])
+
+
+@njit(cache=True)
+def batch_step(states, actions, n, onboard, target, rays, lines, line_dir, points, obs, mask,
+               reward, terminated, to_play, final_rewards, final_obs):
+    """Play ``actions`` (legal, checked by the caller) in every game (the pre-issue-38 signature):
+    :func:`step_games` with observations, the mask only and no legality check."""
+    for b in range(states.shape[0]):
+        s = states[b]
+        actor = s[N + M_TO_MOVE]
+        if apply(s, actions[b]):
+            winner = s[N + M_WINNER]
+            terminated[b] = True
+            if winner == DRAW:
+                reward[b] = 0.0
+                final_rewards[b, 0] = 0.0
+                final_rewards[b, 1] = 0.0
+            else:
+                reward[b] = 1.0 if winner == actor else -1.0
+                final_rewards[b, 0] = 1.0 if winner == 0 else -1.0
+                final_rewards[b, 1] = -final_rewards[b, 0]
+            observe(s, actor, final_obs[b])
+            init(s, target)
+        else:
+            reward[b] = 0.0
+            terminated[b] = False
+            final_rewards[b, 0] = 0.0
+            final_rewards[b, 1] = 0.0
+        player = s[N + M_TO_MOVE]
+        to_play[b] = player
+        legal_mask(s, mask[b])
+        observe(s, player, obs[b])

@@ -65,8 +65,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .geometry import yinsh_board
-
 EMPTY = 0
 RING = 1  # RING + p: a ring of player p (0 white, 1 black)
 MARKER = 3  # MARKER + p: a marker showing player p's colour; MARKER ^ 7 flips it
@@ -121,16 +119,36 @@ P_BLITZ = 22
 P_DECIDES = 23
 
 # ---------------------------------------------------------------- board tables (compiled-in constants)
-_G = yinsh_board()
-N = int(_G.num_cells)  # 121
+def _board_tables() -> tuple[np.ndarray, np.ndarray]:
+    """(onboard bool[121], rays int32[121, 6, 10]) of the YINSH board, built here so that this
+    module imports nothing of the package (tests check them against ``geometry.yinsh_board``)."""
+    size = 11
+    rows, cols = np.indices((size, size))
+    onboard = np.abs((rows - 5) + (cols - 5)) <= 5  # the base-6 hexhex array
+    for r, c in ((0, 5), (0, 10), (5, 0), (5, 10), (10, 0), (10, 5)):
+        onboard[r, c] = False  # without its six corners
+    steps = ((-1, 0), (0, 1), (-1, 1), (1, 0), (0, -1), (1, -1))  # d = 0, 1, 2, then their opposites
+    rays = np.full((size * size, 6, size - 1), -1, dtype=np.int32)
+    for r in range(size):
+        for c in range(size):
+            if onboard[r, c]:
+                for k, (dr, dc) in enumerate(steps):
+                    rr, cc, i = r + dr, c + dc, 0
+                    while 0 <= rr < size and 0 <= cc < size and onboard[rr, cc]:
+                        rays[r * size + c, k, i] = rr * size + cc
+                        rr, cc, i = rr + dr, cc + dc, i + 1
+    return onboard.reshape(-1), rays
+
+
+_ONBOARD_BOOL, RAYS = _board_tables()  # RAYS: int32[N, 6, 10], -1 padded
+N = len(_ONBOARD_BOOL)  # 121
 STATE_SIZE = N + META
 NUM_ACTIONS = 4 * N + 1
 PASS = 4 * N
 MAX_LEGAL = 128
 """An upper bound on the legal actions of any decision (85 placements, 123 row actions at most)."""
-RAYS = np.ascontiguousarray(_G.rays, dtype=np.int32)  # int32[N, 6, 10], -1 padded
-ONBOARD = _G.onboard.astype(np.int8)
-POINTS = np.flatnonzero(_G.onboard).astype(np.int32)  # the 85 valid points in array order
+ONBOARD = _ONBOARD_BOOL.astype(np.int8)
+POINTS = np.flatnonzero(_ONBOARD_BOOL).astype(np.int32)  # the 85 valid points in array order
 NUM_POINTS = len(POINTS)
 _STEP = np.array([RAYS[POINTS[40], k, 0] - POINTS[40] for k in range(6)], dtype=np.int64)
 assert tuple(_STEP) == (-(11), 1, -10, 11, -1, 10), _STEP
