@@ -67,7 +67,7 @@ def _compiled_new(seconds: float, seed: int) -> tuple[float, float]:
     import numpy as np
     from numba import njit
 
-    from odd_env.core import yinsh_kernels as K
+    K = _yinsh_modules()[0]
 
     @njit(cache=True)
     def play(num_games, seed):
@@ -90,10 +90,8 @@ def _compiled_old(seconds: float, seed: int) -> tuple[float, float]:
     import numpy as np
     from numba import njit
 
-    from odd_env.core import yinsh_kernels as K
-    from odd_env.core.yinsh import tables
-
-    t = tables()
+    K, YinshState = _yinsh_modules()
+    t = __import__(YinshState.__module__, fromlist=["tables"]).tables()
     n, onboard, rays, lines, line_dir = t.n, t.onboard, t.rays, t.lines, t.line_dir
 
     @njit(cache=True)
@@ -134,9 +132,11 @@ def _time_games(play, seconds: float, seed: int) -> tuple[float, float]:
 def _state_loop(seconds: float, seed: int) -> tuple[float, float]:
     import numpy as np
 
-    from odd_env.core.yinsh import YinshState
-
+    YinshState = _yinsh_modules()[1]
     rng = np.random.default_rng(seed)
+    s = YinshState()  # one game first: compile or load the kernels outside the timing
+    while not s.is_terminal:
+        s.apply(int(rng.choice(s.legal_actions())))
     games = decisions = 0
     start = CLOCK()
     while (elapsed := CLOCK() - start) < seconds or games == 0:
@@ -150,29 +150,35 @@ def _state_loop(seconds: float, seed: int) -> tuple[float, float]:
     return games / elapsed, decisions / elapsed
 
 
+def _yinsh_modules():
+    """(kernels module, YinshState) in either package layout (before or after odd_env/games/)."""
+    import odd_env
+
+    if (Path(odd_env.__file__).parent / "games" / "yinsh").is_dir():
+        from odd_env.games.yinsh import kernels
+        from odd_env.games.yinsh.state import YinshState
+    else:
+        from odd_env.core import yinsh_kernels as kernels
+        from odd_env.core.yinsh import YinshState
+    return kernels, YinshState
+
+
 def worker(case: str, batch: int, seconds: float, seed: int) -> None:
     """Measure one case with the odd_env found on PYTHONPATH; print JSON."""
     import odd_env
 
     if case == "batch obs+masks":
-        from odd_env.yinsh_batch import YinshBatch
-
-        rate = _batch_rate(YinshBatch(batch), seconds, seed)
+        rate = _batch_rate(odd_env.YinshBatch(batch), seconds, seed)
     elif case == "batch bare":
-        from odd_env.yinsh_batch import YinshBatch
-
-        rate = _batch_rate(YinshBatch(batch, observations=False), seconds, seed)
+        rate = _batch_rate(odd_env.YinshBatch(batch, observations=False), seconds, seed)
     elif case == "single compiled":
-        from odd_env.core import yinsh_kernels as K
-
+        K = _yinsh_modules()[0]
         rate = (_compiled_new if hasattr(K, "legal_actions") else _compiled_old)(seconds, seed)
     elif case == "YinshState loop":
         rate = _state_loop(seconds, seed)
     elif case in OTHERS:
-        from odd_env.batch import OddBatch
-
         game, size = case.split()[1], int(case.split()[2])
-        rate = _batch_rate(OddBatch(game, size, batch), seconds, seed)
+        rate = _batch_rate(odd_env.OddBatch(game, size, batch), seconds, seed)
     else:
         raise SystemExit(f"unknown case {case!r}")
     print(json.dumps({"games": rate[0], "decisions": rate[1], "module": odd_env.__file__}))
