@@ -17,7 +17,6 @@ repository root (so that this checkout's odd_env is imported)::
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from pathlib import Path
 

@@ -23,7 +23,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .yinsh_kernels import DRAW, M_TO_MOVE, M_WINNER, N, apply, init, legal_both, legal_mask, observe
+from .yinsh_kernels import (
+    DRAW,
+    M_TO_MOVE,
+    M_WINNER,
+    N,
+    apply,
+    init,
+    legal_both,
+    legal_mask,
+    observe,
+)
 
 
 @njit(cache=True)
