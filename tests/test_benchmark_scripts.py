@@ -66,3 +66,9 @@ def test_bench_rllib_checks_its_cases_before_training(monkeypatch, capsys):
     ]:
         assert re.search(message, _refused(bench, argv, monkeypatch, capsys)), argv
     assert ran == []
+
+
+def test_bench_games_checks_its_arguments(monkeypatch, capsys, tmp_path):
+    bench = _script("bench_games")
+    assert "is not a checkout of odd_env" in _refused(bench, ["--old", str(tmp_path)], monkeypatch, capsys)
+    assert "must be a finite number > 0" in _refused(bench, ["--seconds", "0"], monkeypatch, capsys)

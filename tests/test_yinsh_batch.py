@@ -160,3 +160,22 @@ def test_huge_unsigned_actions_are_reported_with_their_real_value():
     with pytest.raises(ValueError, match=r"illegal action 18446744073709551615 in game 1"):
         engine.step(actions)
     assert np.array_equal(engine.get_states(), before)
+
+
+def test_bare_mode_outputs_and_checks():
+    engine = YinshBatch(5, observations=False)
+    out = engine.reset()
+    assert out.observation is None and set(out.info) == {"final_rewards"}
+    assert repr(engine) == "YinshBatch(num_games=5, observations=False)" and not engine.observations
+    assert out.action_mask.shape == (5, 485) and out.action_mask[:, :121].sum(axis=1).tolist() == [85] * 5
+    out.action_mask[:] = 1  # scribbling on the public mask does not fool the engine's legality check
+    with pytest.raises(ValueError, match=r"illegal action 484 in game 0"):
+        engine.step(np.full(5, PASS_ACTION))
+    rng = np.random.default_rng(0)
+    for _ in range(400):
+        out = engine.step(engine.random_actions(rng))
+    saved = engine.get_states()
+    other = YinshBatch(5)  # states move between the two modes
+    np.testing.assert_array_equal(other.set_states(saved).action_mask, out.action_mask)
+    with pytest.raises(ValueError, match="observations must be True or False"):
+        YinshBatch(2, observations=1)

@@ -43,15 +43,22 @@ class BatchFrame:
     """Buffers and checks of ``num_games`` games stepped in lockstep (see the module docstring)."""
 
     def __init__(self, num_games: int, as_torch: bool, state_size: int, observation_shape: tuple[int, int, int],
-                 num_actions: int):
+                 num_actions: int, observations: bool = True, private_mask: bool = True):
+        """Buffers of ``num_games`` games. ``observations=False`` is a bare engine (masks only:
+        ``observation`` is None and ``info`` holds ``final_rewards`` alone). ``private_mask=False``
+        for an engine whose kernels keep legality elsewhere and write the public mask directly."""
         self.num_games = B = check_batch_args(num_games, as_torch)
+        if not isinstance(observations, (bool, np.bool_)):
+            raise ValueError(f"observations must be True or False, got {observations!r}")
+        self.observations = bool(observations)
         self.num_actions = num_actions
         c, h, w = observation_shape
+        obs_games = B if self.observations else 1  # bare: placeholders the kernels never touch
         self._states = np.zeros((B, state_size), dtype=np.int32)
-        self._obs = np.zeros((B, c, h, w), dtype=np.int8)
+        self._obs = np.zeros((obs_games, c, h, w), dtype=np.int8)
         self._final_obs = np.zeros_like(self._obs)
-        self._mask = np.zeros((B, num_actions), dtype=np.int8)  # private: legality
-        self._mask_out = np.zeros_like(self._mask)  # public copy
+        self._mask_out = np.zeros((B, num_actions), dtype=np.int8)  # public
+        self._mask = np.zeros_like(self._mask_out) if private_mask else self._mask_out  # legality
         self._reward = np.zeros(B, dtype=np.float32)
         self._terminated = np.zeros(B, dtype=bool)
         self._to_play = np.zeros(B, dtype=np.int8)
@@ -65,10 +72,13 @@ class BatchFrame:
 
             arrays = tuple(torch.from_numpy(a) for a in arrays)
         obs, mask, reward, term, to_play, final_obs, final_rewards = arrays
-        info = {"final_obs": final_obs, "final_rewards": final_rewards, "_final_obs": term}
+        if self.observations:
+            info = {"final_obs": final_obs, "final_rewards": final_rewards, "_final_obs": term}
+        else:
+            obs, info = None, {"final_rewards": final_rewards}
         self._out = BatchStep(obs, mask, reward, term, to_play, info)
-        self._flat_obs = self._obs.reshape(B, c, h * w)
-        self._flat_final = self._final_obs.reshape(B, c, h * w)
+        self._flat_obs = self._obs.reshape(obs_games, c, h * w)
+        self._flat_final = self._final_obs.reshape(obs_games, c, h * w)
         self._has_reset = False
 
     # ------------------------------------------------------------ what a game supplies
@@ -87,6 +97,19 @@ class BatchFrame:
     def _observe_game(self, b: int) -> int:
         """Write game ``b``'s observation and mask for its player to act; return that player."""
         raise NotImplementedError
+
+    def _refresh_games(self) -> None:
+        """Observations, masks and players to act of every game, from the states (after set_states)."""
+        for b in range(self.num_games):
+            self._to_play[b] = self._observe_game(b)
+
+    def _play(self, actions: np.ndarray) -> int:
+        """Play ``actions`` in every game if all are legal and return -1; else return the first game
+        whose action is illegal, with no game changed."""
+        bad = first_illegal(self._mask, actions)
+        if bad < 0:
+            self._step_games(actions)
+        return bad
 
     def game_state(self, index: int) -> Any:
         """A copy of game ``index`` (``0..num_games-1``) as a position of the game."""
@@ -108,11 +131,11 @@ class BatchFrame:
         if not self._has_reset:
             raise RuntimeError("call reset() before step()")
         acts = self._as_actions(actions)
-        bad = first_illegal(self._mask, acts)
+        bad = self._play(acts)
         if bad >= 0:
             self._illegal(bad, int(acts[bad]))
-        self._step_games(acts)
-        np.copyto(self._mask_out, self._mask)
+        if self._mask is not self._mask_out:
+            np.copyto(self._mask_out, self._mask)
         return self._out
 
     def _start(self) -> None:
@@ -120,7 +143,8 @@ class BatchFrame:
         self._reward[:] = 0
         self._terminated[:] = False
         self._final_rewards[:] = 0
-        np.copyto(self._mask_out, self._mask)
+        if self._mask is not self._mask_out:
+            np.copyto(self._mask_out, self._mask)
         self._has_reset = True
 
     def _illegal(self, b: int, action: int) -> None:
@@ -169,8 +193,7 @@ class BatchFrame:
             raise ValueError(f"states must be int32{list(self._states.shape)}, got {states.dtype}{list(states.shape)}")
         self._check_states(states)
         self._states[:] = states
-        for b in range(self.num_games):
-            self._to_play[b] = self._observe_game(b)
+        self._refresh_games()
         self._start()
         return self._out
 

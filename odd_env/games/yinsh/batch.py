@@ -1,7 +1,7 @@
 """The YINSH batched engine: B games stepped in lockstep, arrays in and out.
 
 The training-time view of YINSH, with the outputs and conventions of
-:class:`odd_env.OddBatch` (:class:`~odd_env.game.BatchStep`). It runs the
+:class:`odd_env.OddBatch` (:class:`~odd_env.games.odd.batch.BatchStep`). It runs the
 compiled kernels of :class:`~odd_env.games.yinsh.state.YinshState` and
 :mod:`odd_env.yinsh_v0` (one rules implementation) in a single thread::
 
@@ -24,6 +24,11 @@ compiled kernels of :class:`~odd_env.games.yinsh.state.YinshState` and
   they are valid for;
 * ``to_play``: ``int8[B]``, the player who decides next (0 white, 1 black).
 
+``YinshBatch(n, observations=False)`` is the bare mode, for rollouts and
+search that need no network input: the same rules and outputs but no
+observation planes (``observation`` is None and ``info`` holds only
+``final_rewards``), about twice as fast.
+
 One step is one decision (docs/rules/yinsh.md section 3), so consecutive steps of one
 game may belong to the same player. The returned arrays are the engine's
 buffers, overwritten by the next call: copy what you keep. With
@@ -34,58 +39,67 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...common.batch import BatchFrame, check_batch_args
+from ...common.batch import BatchFrame, check_batch_args, check_rng
 from . import batch_kernels as YBK
 from . import kernels as K
-from .state import NUM_ACTIONS, NUM_PLANES, YinshState, check_state, tables
+from .state import NUM_ACTIONS, NUM_PLANES, YinshState, check_state
 
 
 class YinshBatch(BatchFrame):
     """``num_games`` games of YINSH stepped together (see the module docstring)."""
 
-    def __init__(self, num_games: int, blitz: bool = False, as_torch: bool = False):
-        """``blitz=True`` plays the one-ring variant in every game."""
+    def __init__(self, num_games: int, blitz: bool = False, as_torch: bool = False, observations: bool = True):
+        """``blitz=True`` plays the one-ring variant in every game; ``observations=False`` is the
+        bare mode (masks only, no observation planes)."""
         check_batch_args(num_games, as_torch)
         if not isinstance(blitz, (bool, np.bool_)):
             raise ValueError(f"blitz must be True or False, got {blitz!r}")
         self.game = "yinsh"
         self.blitz = bool(blitz)
-        t = self._tables = tables()
         self._target = 1 if self.blitz else 3
-        super().__init__(num_games, as_torch, K.state_size(t.n), (NUM_PLANES, 11, 11), NUM_ACTIONS)
+        # The kernels keep each game's legal actions as a list (legality and sampling) and write
+        # the public mask directly: a user writing into it cannot change what is legal.
+        super().__init__(num_games, as_torch, K.state_size(K.N), (NUM_PLANES, 11, 11), NUM_ACTIONS,
+                         observations=observations, private_mask=False)
+        self._legal = np.zeros((self.num_games, K.MAX_LEGAL), dtype=np.int16)
+        self._count = np.zeros(self.num_games, dtype=np.int32)
 
     def _reset_games(self) -> None:
-        t = self._tables
-        YBK.batch_reset(self._states, t.n, t.onboard, self._target, t.rays, t.lines, t.line_dir,
-                        t.points, self._flat_obs, self._mask)
+        YBK.reset_games(self._states, self._target, self._flat_obs, self._mask_out, self._legal, self._count,
+                        self.observations)
 
-    def _step_games(self, actions: np.ndarray) -> None:
-        t = self._tables
-        YBK.batch_step(self._states, actions, t.n, t.onboard, self._target, t.rays, t.lines, t.line_dir,
-                       t.points, self._flat_obs, self._mask, self._reward, self._terminated,
-                       self._to_play, self._final_rewards, self._flat_final)
+    def _play(self, actions: np.ndarray) -> int:
+        return YBK.step_games(self._states, actions, self._target, self._flat_obs, self._mask_out, self._legal,
+                              self._count, self._reward, self._terminated, self._to_play, self._final_rewards,
+                              self._flat_final, self.observations)  # checks every action before playing any
 
     def _check_states(self, states: np.ndarray) -> None:
-        t = self._tables
         for b in range(self.num_games):
             problem = check_state(states[b])
-            if problem is None and states[b, t.n + K.M_TARGET] != self._target:
+            if problem is None and states[b, K.N + K.M_TARGET] != self._target:
                 problem = (f"it is a {'blitz' if self._target == 3 else 'standard'} game, but this engine "
                            f"plays {'blitz' if self.blitz else 'the standard game'}")
             if problem is not None:
                 raise ValueError(f"states[{b}] is not a running YINSH position: {problem}")
 
-    def _observe_game(self, b: int) -> int:
-        t = self._tables
-        player = int(self._states[b, t.n + K.M_TO_MOVE])
-        K.legal_mask_and_observe(self._states[b], t.n, t.rays, t.lines, t.line_dir, t.onboard, t.points,
-                                 player, self._mask[b], self._flat_obs[b])
-        return player
+    def _refresh_games(self) -> None:
+        YBK.refresh_games(self._states, self._flat_obs, self._mask_out, self._legal, self._count, self._to_play,
+                          self.observations)
 
     def game_state(self, index: int) -> YinshState:
         """A copy of game ``index`` (``0..num_games-1``) as a :class:`~odd_env.games.yinsh.state.YinshState`."""
         self._check_started("game_state")
         return YinshState._trusted(self._states[self._game_index(index)].copy())
 
+    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+        """A uniformly random legal action for every game (reproducible under ``rng``, a numpy Generator:
+        one 64-bit draw of it seeds the compiled sampler)."""
+        check_rng(rng)
+        self._check_started("random_actions")
+        out = np.empty(self.num_games, dtype=np.int64)
+        YBK.sample_legal_listed(self._legal, self._count, np.uint64(rng.bit_generator.random_raw()), out)
+        return out
+
     def __repr__(self) -> str:
-        return f"YinshBatch(num_games={self.num_games}{', blitz=True' if self.blitz else ''})"
+        return (f"YinshBatch(num_games={self.num_games}{', blitz=True' if self.blitz else ''}"
+                f"{'' if self.observations else ', observations=False'})")

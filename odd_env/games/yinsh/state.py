@@ -354,9 +354,8 @@ class YinshState:
     def legal_action_mask(self) -> np.ndarray:
         """int8[485], 1 where the action is legal for the decider (read-only, cached)."""
         if self._mask is None:
-            t = tables()
             mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            K.legal_mask_into(self.data, t.n, t.rays, t.lines, t.line_dir, mask)
+            K.legal_mask(self.data, mask)
             mask.setflags(write=False)
             self._mask = mask
         return self._mask
@@ -380,8 +379,7 @@ class YinshState:
         if a is not None and 0 <= a < NUM_ACTIONS:
             mask = self._mask if self._mask is not None else self.legal_action_mask()
             if mask[a]:
-                t = tables()
-                K.apply_action(self.data, t.n, t.rays, t.lines, a)
+                K.apply(self.data, a)
                 self._mask = None
                 return self
         raise ValueError(f"illegal action {action!r}: {self.why_illegal(action)}")
@@ -419,7 +417,7 @@ class YinshState:
                   and out.flags.c_contiguous and out.flags.writeable):  # else reshape would fill a copy
             got = f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray) else type(out).__name__
             raise ValueError(f"out must be a C-contiguous, writeable int8{list(shape)} array, got {got}")
-        K.observe_into(self.data, t.n, t.onboard, t.points, viewer, out.reshape(NUM_PLANES, t.n))
+        K.observe(self.data, viewer, out.reshape(NUM_PLANES, t.n))
         return out
 
     # ------------------------------------------------------------ explaining
@@ -635,6 +633,7 @@ class YinshState:
         m[K.M_TARGET] = 1 if blitz else 3
         m[K.M_WINNER] = -1
         m[K.M_LAST_FROM] = m[K.M_LAST_TO] = -1
+        K.sync_derived(data)  # the ring slots and marker bitboards, from the board
         if kind is None:
             if rings_in_game < 2 * K.NUM_RINGS:
                 kind = K.KIND_PLACE
@@ -734,6 +733,7 @@ class YinshState:
         m[K.M_TARGET] = 1 if const[K.P_BLITZ] else 3
         m[K.M_WINNER] = -1
         m[K.M_LAST_FROM] = m[K.M_LAST_TO] = -1
+        K.sync_derived(data)  # the ring slots and marker bitboards, from the board
         problem = check_state(data)
         if problem is not None:
             raise ValueError(f"the planes show an impossible YINSH position: {problem}")
@@ -855,7 +855,7 @@ def _check_counts(data: np.ndarray) -> str | None:
                     f"{m[K.M_TARGET] - 1}")
         if on + r > K.NUM_RINGS:
             return f"{PLAYER_NAMES[p]} has {on} rings on the board and {r} removed: more than {K.NUM_RINGS}"
-    return None
+    return _check_ring_slots(data)
 
 
 def _check_data(data: np.ndarray) -> str | None:
@@ -890,7 +890,34 @@ def _check_data(data: np.ndarray) -> str | None:
     if m[K.M_PASSES] not in (0, 1, 2) or m[K.M_OPP_ROWS] not in (0, 1):
         return (f"passes in a row must be 0 to 2 and the opponent-rows flag 0 or 1 in a finished game, "
                 f"got {m[K.M_PASSES]} and {m[K.M_OPP_ROWS]}")
+    problem = _check_ring_slots(data)
+    if problem is not None:
+        return problem
     return _check_history(data)
+
+
+def _check_ring_slots(data: np.ndarray) -> str | None:
+    """The ring slots and marker bitboards of the bookkeeping must match the board."""
+    board = data[:NUM_POINTS]
+    slots = data[NUM_POINTS + K.M_RINGS : NUM_POINTS + K.M_RINGS + 2 * K.NUM_RINGS]
+    for p in (WHITE, BLACK):
+        on = np.flatnonzero(board == K.RING + p)
+        want = np.full(K.NUM_RINGS, -1, dtype=np.int32)
+        want[: min(len(on), K.NUM_RINGS)] = on[: K.NUM_RINGS]
+        if not np.array_equal(slots[K.NUM_RINGS * p : K.NUM_RINGS * (p + 1)], want):
+            return (f"the ring slots of the bookkeeping (entries {NUM_POINTS + K.M_RINGS + K.NUM_RINGS * p}.."
+                    f"{NUM_POINTS + K.M_RINGS + K.NUM_RINGS * (p + 1) - 1}) must list {PLAYER_NAMES[p]}'s ring "
+                    f"points ascending, then -1: expected {want.tolist()}, got "
+                    f"{slots[K.NUM_RINGS * p : K.NUM_RINGS * (p + 1)].tolist()}")
+    words = data[NUM_POINTS + K.M_BITS : NUM_POINTS + K.M_BITS + 8]
+    want = np.zeros(8, dtype=np.int64)
+    for p in (WHITE, BLACK):
+        for x in np.flatnonzero(board == K.MARKER + p):
+            want[4 * p + x // 32] |= 1 << (int(x) % 32)
+    if not np.array_equal(words.astype(np.int64) & 0xFFFFFFFF, want):
+        return (f"the marker bitboards of the bookkeeping (entries {NUM_POINTS + K.M_BITS}.."
+                f"{NUM_POINTS + K.M_BITS + 7}) do not match the markers on the board")
+    return None
 
 
 def _check_history(data: np.ndarray) -> str | None:
