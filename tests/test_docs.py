@@ -296,3 +296,13 @@ def test_readme_python_examples_run(capsys):
         exec(compile(code, "README.md", "exec"), {})
     out = capsys.readouterr().out
     assert "rings_removed" in out, out  # the YINSH game's summary, printed by the second block
+
+
+def test_the_extras_that_train_bring_tensorboard():
+    """--tensorboard is on by default in the PPO and RLlib trainers: every extra that installs one brings it
+    (the rllib extra once lacked it)."""
+    import tomllib
+
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    for name in ("agents", "dev", "rllib"):
+        assert any(req.replace(" ", "").startswith("tensorboard") for req in extras[name]), name
