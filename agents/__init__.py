@@ -13,6 +13,7 @@ greedy     the best whole turn by group count, one turn deep (:mod:`agents.greed
 mcts       Monte Carlo tree search over steps: rollouts, or a PPO network's priors and values
            (``network=PATH`` or a pretrained name) (:mod:`agents.mcts`)
 ppo        a PPO network: ``path=`` a checkpoint or ``pretrained=`` a shipped name (:mod:`agents.ppo`, lazily)
+perfect    exact play from the solver of small boards (:mod:`agents.perfect`; Xodd <= 4x4, Yodd <= base 3)
 rllib      a network trained on Ray RLlib (:mod:`agents.rllib`, lazily; needs
            the ``rllib`` extra): the same kind of player as ``ppo``
 =========  ===============================================================
@@ -51,6 +52,7 @@ from typing import Any, Callable
 from .base import Agent, infer_geometry
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
+from .perfect import PerfectAgent
 from .pretrained import PretrainedNetwork, get_pretrained, pretrained_networks
 from .random_agent import RandomAgent
 
@@ -61,6 +63,7 @@ _REGISTRY: dict[str, AgentFactory] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "mcts": MCTSAgent,
+    "perfect": PerfectAgent,
 }
 LAZY: dict[str, str] = {"ppo": "agents.ppo:PPOAgent", "rllib": "agents.rllib:load_player"}
 """Names resolved on first use by importing ``module:attribute``."""
@@ -235,6 +238,7 @@ __all__ = [
     "GreedyAgent",
     "LAZY",
     "MCTSAgent",
+    "PerfectAgent",
     "PretrainedNetwork",
     "RandomAgent",
     "available",

@@ -270,7 +270,7 @@ def _odd_game(name: str, size: int | None = None, variant: str = "") -> Game:
         summary=lambda s: {"black_groups": own(s).group_counts[0], "white_groups": s.group_counts[1],
                            "turns": s.turn},
         record=lambda actions: GameRecord.from_actions(g, actions),
-        extra={"geometry": g},
+        extra={"geometry": g, "solver": "odd_env.games.odd.solver"},
     )
 
 

@@ -691,6 +691,7 @@ class Solver:
     """
 
     CHUNK = 2_000_000
+    _warm = False
     """Nodes per kernel call; between calls the Python side checks time, progress and checkpoints."""
 
     def __init__(self, game: Any, table_bits: int = 22):
@@ -757,6 +758,14 @@ class Solver:
         t = self.t
         if step == 0 and passes == 1 and (gb < gw if tomove == 0 else gw < gb):
             return 1
+        if not Solver._warm:  # load the compiled kernels outside the timed calls
+            saved = self.st.copy()
+            self.st[S_LIMIT] = self.st[S_NODES] + 1
+            search(np.uint64(b), np.uint64(w), gb, gw, tomove, step, passes, t.onb, t.nbm, t.lsh, t.lpm, t.rsh,
+                   t.rpm, t.z, t.perm, t.inv, t.meta, self.tkey, self.tchk, self.tdat, self.twork, self.st, self.H,
+                   self.mv, self.sc, self.hist, self.F, self.U)
+            self.st[:] = saved
+            Solver._warm = True
         while True:
             hash_row(b, w, t.z, self.H[0])
             self.st[S_ABORT] = 0
