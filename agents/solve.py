@@ -159,7 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="keep only table entries whose proof took >= 2**(W-1) nodes (smaller files; default 0: all)")
     p.add_argument("--load", metavar="FILE", help="load a solution table first (checked: checksum, rules version)")
     p.add_argument("--time-limit", type=float, default=None, help="seconds; stop with an unknown value past it")
-    p.add_argument("--table-bits", type=int, default=24, help="transposition table of 2**BITS entries (15 bytes each)")
+    p.add_argument("--table-bits", type=int, default=None,
+                   help="transposition table of 2**BITS entries, 15 bytes each (default: by board, 18 to 26)")
     p.add_argument("--first-win", action="store_true", help="stop at the first winning turn")
     p.add_argument("--checkpoint", metavar="PATH", help="save the table here every --checkpoint-every seconds")
     p.add_argument("--checkpoint-every", type=float, default=600.0)
@@ -189,7 +190,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError("--resume needs --checkpoint PATH")
         if position.is_terminal:
             raise ValueError("the record's game is over: there is nothing to solve")
-        solver = module.Solver(game, args.table_bits)
+        bits = args.table_bits
+        if bits is None:
+            cells = int(game.onboard.sum())
+            bits = 18 if cells <= 9 else 24 if cells <= 16 else 25 if cells <= 19 else 26
+        solver = module.Solver(game, bits)
         done = None
         if args.load:
             header = solver.load(args.load)

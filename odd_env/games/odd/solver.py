@@ -759,13 +759,8 @@ class Solver:
         if step == 0 and passes == 1 and (gb < gw if tomove == 0 else gw < gb):
             return 1
         if not Solver._warm:  # load the compiled kernels outside the timed calls
-            saved = self.st.copy()
-            self.st[S_LIMIT] = self.st[S_NODES] + 1
-            search(np.uint64(b), np.uint64(w), gb, gw, tomove, step, passes, t.onb, t.nbm, t.lsh, t.lpm, t.rsh,
-                   t.rpm, t.z, t.perm, t.inv, t.meta, self.tkey, self.tchk, self.tdat, self.twork, self.st, self.H,
-                   self.mv, self.sc, self.hist, self.F, self.U)
-            self.st[:] = saved
             Solver._warm = True
+            Solver(self.t.geometry, 8).value_of_empty_board()
         while True:
             hash_row(b, w, t.z, self.H[0])
             self.st[S_ABORT] = 0
@@ -784,6 +779,15 @@ class Solver:
                 return int(v)
             if deadline is not None and time.monotonic() >= deadline:
                 return None
+
+    def value_of_empty_board(self) -> int | None:
+        """Value for Black of the empty board (also: a warm-up of the kernels)."""
+        tbl = np.zeros(4, dtype=np.uint64)
+        tt_insert_many(self.tkey, self.tchk, self.tdat, self.twork, np.zeros(NSTATS, dtype=np.int64), tbl[:0],
+                       tbl[:0].astype(np.uint32), tbl[:0].astype(np.uint16), tbl[:0].astype(np.uint8))
+        lookup(np.uint64(0), np.uint64(0), 0, 0, 0, self.t.z, self.t.perm, self.t.inv, self.t.meta, self.tkey,
+               self.tchk, self.tdat, self.twork, self.H)
+        return self._search((np.uint64(0), np.uint64(0), 0, 0, 0, 0, 0), time.monotonic(), None, {})
 
     def child_value(self, position: Any, action: int, deadline: float | None = None,
                     progress: Callable | None = None, info: dict | None = None) -> int | None:
@@ -905,6 +909,8 @@ class Solver:
                 complete = False
         if value is None and winning:
             value = 1
+        if value is not None and complete:  # the root into the table too (its children are there)
+            self._search(self._internal(position), deadline, None, {})
         names = []
         for turn in winning:
             pos = position.copy()
