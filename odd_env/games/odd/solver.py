@@ -82,7 +82,12 @@ LOSS, WIN, DEAD = 1, 2, 3
 
 # stats vector indices
 S_NODES, S_LIMIT, S_ABORT, S_HITS, S_STORES, S_USED, S_MAXPLY = 0, 1, 2, 3, 4, 5, 6
-NSTATS = 8
+S_ETC, S_WEIGHT, S_ETC_CUTS = 7, 8, 9
+"""Tuning (read by the kernel): enhanced transposition cutoffs at nodes with at least ``st[S_ETC]`` empty
+cells; ``st[S_WEIGHT]``: weight of the greedy score against the history score in move ordering."""
+NSTATS = 12
+ETC_MIN_EMPTY = 1
+GREEDY_WEIGHT = 64
 
 
 # =================================================================== kernels
@@ -259,7 +264,7 @@ def _log2work(nodes):
 
 
 @njit(cache=True, inline="always")
-def _gen(p, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, mv, sc, hist):
+def _gen(p, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, mv, sc, hist, W):
     """The decisions of a node into ``mv[p]``, best first; returns their number."""
     n = nbm.shape[0]
     PASS = 2 * n
@@ -279,7 +284,7 @@ def _gen(p, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, mv
     if step == 0:
         if not first:  # after a pass, passing ends the game: a loss here (a win was caught on entry)
             mv[p, cnt] = PASS
-            sc[p, cnt] = (-100 if passes else (4 if gown < gopp else -4)) * 4096 + hist[0, PASS]
+            sc[p, cnt] = (-100 if passes else (4 if gown < gopp else -4)) * W + hist[0, PASS]
             cnt += 1
         rest = empty
         while rest:
@@ -289,10 +294,10 @@ def _gen(p, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, mv
             ko = _kgroups(own, x, nbm, lsh, lpm, rsh, rpm)
             kp = _kgroups(opp, x, nbm, lsh, lpm, rsh, rpm)
             mv[p, cnt] = x
-            sc[p, cnt] = (ko - 1) * 4096 + hist[0, x]
+            sc[p, cnt] = (ko - 1) * W + hist[0, x] + _popcount(nbm[x])
             cnt += 1
             mv[p, cnt] = n + x
-            sc[p, cnt] = (1 - kp) * 4096 + hist[0, n + x]
+            sc[p, cnt] = (1 - kp) * W + hist[0, n + x] + _popcount(nbm[x])
             cnt += 1
     else:
         odd = (gb + gw) & 1
@@ -308,12 +313,12 @@ def _gen(p, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, mv
             ko = _kgroups(own, x, nbm, lsh, lpm, rsh, rpm)
             if (ko & 1) == odd:  # keeps an odd total odd, or flips an even one back
                 mv[p, cnt] = x
-                sc[p, cnt] = (ko - 1) * 4096 + hist[1, x]
+                sc[p, cnt] = (ko - 1) * W + hist[1, x]
                 cnt += 1
             kp = _kgroups(opp, x, nbm, lsh, lpm, rsh, rpm)
             if (kp & 1) == odd:
                 mv[p, cnt] = n + x
-                sc[p, cnt] = (1 - kp) * 4096 + hist[1, n + x]
+                sc[p, cnt] = (1 - kp) * W + hist[1, n + x]
                 cnt += 1
     for i in range(1, cnt):  # insertion sort, best first
         m = mv[p, i]
@@ -326,6 +331,31 @@ def _gen(p, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, mv
         mv[p, k + 1] = m
         sc[p, k + 1] = s
     return cnt
+
+
+@njit(cache=True, inline="always")
+def _child_key(H, p, z, nsym, c, x, ctm, cstep, cpass, meta):
+    """The key of the child of node ``p`` with a stone of colour ``c`` (-1: none) on ``x`` and player
+    ``ctm`` to act at step ``cstep`` with ``cpass`` passes."""
+    cc = c if ctm == 0 else 1 - c
+    base = ctm * nsym
+    best = H[p, base] ^ (z[0, 0, cc, x] if c >= 0 else np.uint64(0))
+    j = 0
+    for s in range(1, nsym):
+        v = H[p, base + s] ^ (z[0, s, cc, x] if c >= 0 else np.uint64(0))
+        if v < best:
+            best = v
+            j = s
+    h2 = H[p, (2 + ctm) * nsym + j] ^ (z[1, j, cc, x] if c >= 0 else np.uint64(0))
+    mi = cstep * 2 + cpass
+    return best ^ meta[0, mi], h2 ^ meta[1, mi]
+
+
+@njit(cache=True)
+def root_order(b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, mv, sc, hist, W):
+    """The decisions of a node in the kernel's order (the root's order in :meth:`Solver.solve`)."""
+    cnt = _gen(0, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, mv, sc, hist, W)
+    return mv[0, :cnt].copy()
 
 
 # frame fields (int64 F[p, :])
@@ -386,11 +416,43 @@ def search(b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm, z, 
                     U[p, 3] = h2
                     F[p, F_J] = j
                     F[p, F_N0] = st[S_NODES]
-                    F[p, F_CNT] = _gen(p, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm,
-                                       mv, sc, hist)
+                    cnt = _gen(p, b, w, gb, gw, tomove, step, passes, onb, nbm, lsh, lpm, rsh, rpm,
+                               mv, sc, hist, st[S_WEIGHT])
+                    F[p, F_CNT] = cnt
                     F[p, F_IDX] = 0
                     F[p, F_RES] = 0
                     F[p, F_BEST] = -1
+                    occ = b | w
+                    if _popcount(onb & ~occ) >= st[S_ETC]:
+                        # enhanced transposition cutoff: a child already known to lose for its player
+                        same = step == 0 and occ != 0
+                        for i in range(cnt):
+                            m = mv[p, i]
+                            if m == PASS:
+                                if step == 0 and passes == 1:
+                                    continue
+                                c = -1
+                                x = 0
+                                cpass = 1 if step == 0 else 0
+                                ctm = 1 - tomove
+                                cstep = 0
+                            else:
+                                x = m if m < n else m - n
+                                c = tomove if m < n else 1 - tomove
+                                cpass = 0
+                                ctm = tomove if same else 1 - tomove
+                                cstep = 1 if same else 0
+                            k1, k2 = _child_key(H, p, z, nsym, c, x, ctm, cstep, cpass, meta)
+                            ce = tt_probe(tkey, tchk, tdat, k1, k2)
+                            if ce < 0:
+                                continue
+                            code = tdat[ce] & 3
+                            if (code == WIN and same and m != PASS) or (code == LOSS and not (same and m != PASS)):
+                                F[p, F_RES] = 1
+                                F[p, F_BEST] = m
+                                F[p, F_IDX] = cnt
+                                st[S_ETC_CUTS] += 1
+                                break
             if done:
                 if p == 0:
                     return ret
@@ -722,6 +784,8 @@ class Solver:
         self.tdat = np.zeros(size, dtype=np.uint16)
         self.twork = np.zeros(size, dtype=np.uint8)
         self.st = np.zeros(NSTATS, dtype=np.int64)
+        self.st[S_ETC] = ETC_MIN_EMPTY
+        self.st[S_WEIGHT] = GREEDY_WEIGHT
 
     @property
     def table_entries(self) -> int:
@@ -872,7 +936,13 @@ class Solver:
                 self.save(checkpoint, partial=True)
                 last_ckpt[0] = time.monotonic()
 
-        actions = [int(a) for a in position.legal_actions()]
+        legal = [int(a) for a in position.legal_actions()]
+        b, w, gb, gw, tm, stp, ps = self._internal(position)
+        t = self.t
+        order = root_order(b, w, gb, gw, tm, stp, ps, t.onb, t.nbm, t.lsh, t.lpm, t.rsh, t.rpm, self.mv, self.sc,
+                           self.hist, self.st[S_WEIGHT])
+        rank = {int(a): i for i, a in enumerate(order)}
+        actions = sorted(legal, key=lambda a: rank.get(a, len(rank)))
         # order the root like the kernel: greedy score first, so a first win comes early
         value: int | None = -1
         winning: list[list[int]] = []
@@ -944,7 +1014,7 @@ class Solver:
         works = self.twork[used]
         order = np.argsort(keys, kind="stable")  # sorted keys compress a little and make files reproducible
         raw = b"".join(a[order].tobytes() for a in (keys, chks, dats, works))
-        payload = zlib.compress(raw, 6)
+        payload = zlib.compress(raw, 1 if partial else 6)
         header = {
             "format": FORMAT_VERSION, "rules_version": RULES_VERSION, "game": self.name, "size": self.size,
             "zobrist": self.t.fingerprint, "entries": int(len(used)), "min_work": int(min_work),
