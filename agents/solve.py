@@ -114,7 +114,7 @@ def rate(game: Any, solver: Any, spec: str, games: int, opponent: str | None, se
 
     rated = agents.load(spec)
     other = rated if opponent is None else agents.load(opponent)
-    kept = decisions = won_positions = lost_positions = rated_wins = 0
+    kept = decisions = won_positions = lost_positions = rated_wins = black_wins = 0
     for i in range(games):
         rated.reset(seed + 2 * i)
         if other is not rated:
@@ -136,6 +136,7 @@ def rate(game: Any, solver: Any, spec: str, games: int, opponent: str | None, se
                     lost_positions += 1
             pos.apply(action)
         rated_wins += pos.winner == side
+        black_wins += pos.winner == 0
         if progress:
             sys.stderr.write(f"\rrate {spec}: game {i + 1}/{games}, kept {kept}/{won_positions}")
             sys.stderr.flush()
@@ -144,7 +145,7 @@ def rate(game: Any, solver: Any, spec: str, games: int, opponent: str | None, se
     return {"agent": spec, "opponent": opponent or spec, "games": games, "decisions": decisions,
             "won_positions": won_positions, "kept": kept, "lost_positions": lost_positions,
             "exactness": kept / won_positions if won_positions else None,
-            "rated_wins": rated_wins}
+            "rated_wins": rated_wins if other is not rated else None, "black_wins": black_wins}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -225,7 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"rate {spec} vs {r['opponent']} ({r['games']} games): exactness {share} "
                   f"({r['kept']} of {r['won_positions']} decisions in won positions kept the win; "
                   f"{r['decisions']} decisions, {r['lost_positions']} in lost positions; "
-                  f"{r['rated_wins']} games won)")
+                  + (f"{r['black_wins']} games won by black)" if r["rated_wins"] is None
+                     else f"{r['rated_wins']} games won by {spec})"))
     except ValueError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -236,7 +236,10 @@ def tt_store(tkey, tchk, tdat, twork, st, h1, h2, dat, work):
         if tdat[e] != 0 and tkey[e] == h1 and tchk[e] == chk:
             victim = e
             break
-    if victim < 0:
+    if victim >= 0:
+        if twork[victim] > work:  # a re-search of a proven node (after a restart) is cheaper than its proof
+            work = twork[victim]
+    else:
         vw = 1000
         for i in range(4):
             e = base + i
@@ -587,6 +590,16 @@ def lookup(b, w, tomove, step, passes, z, perm, inv, meta, tkey, tchk, tdat, two
     else:
         m = n + inv[j, mc - n]
     return code, m, np.int64(twork[e])
+
+
+@njit(cache=True)
+def bump_work(b, w, tomove, step, passes, z, perm, meta, tkey, tchk, tdat, twork, H, work):
+    """Raise the recorded work of a position's entry to at least ``work`` (the solved root's whole search)."""
+    hash_row(b, w, z, H[0])
+    h1, h2, j = canon(H, 0, perm.shape[0], tomove, step, passes, meta)
+    e = tt_probe(tkey, tchk, tdat, h1, h2)
+    if e >= 0 and twork[e] < work:
+        twork[e] = work
 
 
 @njit(cache=True)
@@ -980,7 +993,11 @@ class Solver:
         if value is None and winning:
             value = 1
         if value is not None and complete:  # the root into the table too (its children are there)
-            self._search(self._internal(position), deadline, None, {})
+            node = self._internal(position)
+            self._search(node, deadline, None, {})
+            b, w, _, _, tm, stp, ps = node
+            bump_work(b, w, tm, stp, ps, t.z, t.perm, t.meta, self.tkey, self.tchk, self.tdat, self.twork, self.H,
+                      np.uint8(min(255, max(1, (self.total_nodes - nodes0).bit_length()))))
         names = []
         for turn in winning:
             pos = position.copy()
@@ -1101,8 +1118,22 @@ def solver_for(game: Any, table_bits: int = 22) -> Solver:
     g = game.extra.get("geometry") if hasattr(game, "extra") else game
     key = (getattr(g, "kind", None), getattr(g, "size", None))
     if key not in _SOLVERS:
-        _SOLVERS[key] = Solver(game, table_bits)
+        solver = Solver(game, table_bits)
+        shipped = shipped_table(solver.name, solver.size)
+        if shipped is not None:
+            solver.load(shipped)
+        _SOLVERS[key] = solver
     return _SOLVERS[key]
+
+
+SOLUTIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "solutions")
+"""Folder of the shipped solution tables, ``<game><size>.solve`` (the larger proofs only: a few hundred KB)."""
+
+
+def shipped_table(name: str, size: int) -> str | None:
+    """The path of the shipped solution table of a board, or None."""
+    path = os.path.join(SOLUTIONS, f"{name}{size}.solve")
+    return path if os.path.exists(path) else None
 
 
 def solve(game_or_position: Any, time_limit: float | None = None, progress: Callable | None = None,
