@@ -203,7 +203,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.resume:
             if Path(args.checkpoint).exists():
                 header = solver.load(args.checkpoint)
-                done = header.get("root_done") or None
+                if header.get("root_key") in (None, position.key().hex()):  # root results of this position
+                    done = header.get("root_done") or None
                 print(f"resumed from {args.checkpoint}: {header['entries']:,} entries, "
                       f"{header['nodes']:,} nodes, {header['seconds']:.0f} s so far")
             else:

@@ -225,3 +225,16 @@ def test_cli(tmp_path):
                           (("--game", "xodd", "--board-size", "3", "--load", str(record)), "not a solver table")):
         out = run_cli(*args, "--quiet")
         assert out.returncode == 2 and message in out.stderr, (args, out.stderr)
+
+
+@pytest.mark.parametrize("name,size,value", [("xodd", 2, -1), ("xodd", 3, 1), ("xodd", 4, -1), ("yodd", 2, 1),
+                                             ("yodd", 3, 1)])
+def test_shipped_tables_load_and_answer_the_root(name, size, value):
+    path = S.shipped_table(name, size)
+    assert path is not None and os.path.getsize(path) < 1_000_000
+    solver = S.Solver(make(name, size), 18)
+    header = solver.load(path)
+    assert header["result"]["value"] == value and solver.result.value == value
+    nodes = solver.total_nodes
+    assert solver.value(make(name, size).new_state()) == value
+    assert solver.total_nodes - nodes <= 1  # the root is in the table

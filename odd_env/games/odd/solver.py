@@ -940,6 +940,7 @@ class Solver:
         me = position.to_move
         done = {} if done is None else {int(k): v for k, v in done.items()}
         self._root_done = done
+        self._root_key = position.key().hex()
         last_ckpt = [time.monotonic()]
 
         def tick(info: dict) -> None:
@@ -1039,6 +1040,7 @@ class Solver:
             "seconds": round(self.total_seconds, 3),
             "result": asdict(self.result) if self.result is not None else None,
             "root_done": {str(k): v for k, v in getattr(self, "_root_done", {}).items()} if partial else None,
+            "root_key": getattr(self, "_root_key", None) if partial else None,
         }
         data = MAGIC + b"\n" + json.dumps(header).encode() + b"\n" + payload
         path = os.fspath(path)
