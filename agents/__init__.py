@@ -12,6 +12,7 @@ random     uniform over the legal actions (:mod:`agents.players.random_agent`)
 greedy     the best whole turn by group count, one turn deep (:mod:`agents.players.greedy`)
 mcts       Monte Carlo tree search over steps: rollouts, or a PPO network's priors and values
            (``network=PATH`` or a pretrained name) (:mod:`agents.players.mcts`)
+perfect    exact play from the solver of small boards (:mod:`agents.players.perfect`; Xodd <= 4x4, Yodd <= base 3)
 ppo        a PPO network: ``path=`` a checkpoint or ``pretrained=`` a shipped name (:mod:`agents.train.ppo`, lazily)
 rllib      a network trained on Ray RLlib (:mod:`agents.train.rllib`, lazily; needs
            the ``rllib`` extra): the same kind of player as ``ppo``
@@ -49,6 +50,7 @@ from typing import Any
 from .base import Agent, infer_geometry
 from .players.greedy import GreedyAgent
 from .players.mcts import MCTSAgent
+from .players.perfect import PerfectAgent
 from .pretrained import PretrainedNetwork, get_pretrained, pretrained_networks
 from .players.random_agent import RandomAgent
 from .registry import LAZY, AgentFactory, available, load, parse_spec, register, split_specs
@@ -69,6 +71,7 @@ __all__ = [
     "GreedyAgent",
     "LAZY",
     "MCTSAgent",
+    "PerfectAgent",
     "PretrainedNetwork",
     "RandomAgent",
     "available",

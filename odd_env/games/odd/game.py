@@ -48,7 +48,7 @@ def make_game(name: str, size: int | None = None, variant: str = "") -> Game:
         to_svg=lambda state, **options: to_svg(own(state), **options),
         front_end=lambda: OddFrontEnd(g.game, g.size),
         heuristics=HEURISTICS,
-        extra={"geometry": g},
+        extra={"geometry": g, "solver": "odd_env.games.odd.solver"},
     )
 
 
