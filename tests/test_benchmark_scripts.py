@@ -37,9 +37,10 @@ def test_ppo_recipes_checks_every_recipe_before_training(tmp_path, monkeypatch, 
     monkeypatch.setattr(recipes.subprocess, "Popen", lambda *a, **k: started.append(a))
     out = tmp_path / "out"
     (out / "xodd7").mkdir(parents=True)
-    (out / "xodd7" / "args.json").write_text("{}")  # a run of the xodd7 recipe is there
+    (out / "xodd7" / "args.json").write_text("{}")  # a run of the xodd7 recipe is there (stopped before a checkpoint)
     for argv, message in [
-        (["--out", str(out)], r"recipe xodd7: .*xodd7 already holds a run: .*\(this script: --overwrite, or another --out"),
+        (["--out", str(out)], r"recipe xodd7: .*xodd7 holds a run that was stopped before its first checkpoint.*"
+                              r"\(this script: --overwrite, or another --out"),
         (["--out", str(tmp_path / "new"), "--device", "tpu"], "recipe xodd7: --device must be cpu or cuda"),
         (["--out", str(tmp_path / "new"), "--skip-training"], "--skip-training: .*xodd7 holds no trained recipe"),
         (["--out", str(tmp_path / "new"), "--eval-games", "3"], "--eval-games must be even"),
