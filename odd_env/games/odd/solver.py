@@ -56,7 +56,6 @@ version and a sha256 checksum; :meth:`Solver.load` checks both.
 from __future__ import annotations
 
 import hashlib
-import io
 import json
 import os
 import time
@@ -70,8 +69,10 @@ from numba import njit
 RULES_VERSION = 1
 """The Xodd/Yodd rules this solver implements (docs/rules/xodd_yodd.md sections 1-3). A saved table
 records it and is refused by a solver of another version."""
-FORMAT_VERSION = 1
-"""The layout of saved tables and checkpoints."""
+FORMAT_VERSION = 2
+"""The layout of saved tables and checkpoints (format 1, one block, is still read)."""
+BLOCK = 1 << 20
+"""Table slots per block of a saved table."""
 MAGIC = b"ODDSOLVE"
 MAX_CELLS = 64
 """Largest board array (H * W) the bitboards hold: Xodd up to 8x8, Yodd up to base 4."""
@@ -1022,89 +1023,155 @@ class Solver:
     # ------------------------------------------------------------ files
     def save(self, path: str | os.PathLike, min_work: int = 0, partial: bool = False) -> dict:
         """Write the table (entries of work >= ``min_work``: log2 of their proof's nodes) and the
-        result to ``path``, atomically. Returns the header written."""
-        used = np.flatnonzero(self.tdat != 0)
-        if min_work > 0:
-            used = used[self.twork[used] >= min_work]
-        keys = self.tkey[used]
-        chks = self.tchk[used]
-        dats = self.tdat[used]
-        works = self.twork[used]
-        order = np.argsort(keys, kind="stable")  # sorted keys compress a little and make files reproducible
-        raw = b"".join(a[order].tobytes() for a in (keys, chks, dats, works))
-        payload = zlib.compress(raw, 1 if partial else 6)
+        result to ``path``, atomically, block by block (a 2 GB table needs little memory more). Returns
+        the header written."""
+        path = os.fspath(path)
+        folder = os.path.dirname(path)
+        if folder:
+            os.makedirs(folder, exist_ok=True)
+        part = path + ".payload.tmp"
+        comp = zlib.compressobj(1 if partial else 6)
+        sha = hashlib.sha256()
+        count = 0
+        cap = self.table_capacity
+        with open(part, "wb") as f:
+            for i in range(0, cap, BLOCK):
+                j = min(cap, i + BLOCK)
+                m = self.tdat[i:j] != 0
+                if min_work > 0:
+                    m &= self.twork[i:j] >= min_work
+                c = int(m.sum())
+                if not c:
+                    continue
+                block = b"".join((np.uint32(c).tobytes(), self.tkey[i:j][m].tobytes(), self.tchk[i:j][m].tobytes(),
+                                  self.tdat[i:j][m].tobytes(), self.twork[i:j][m].tobytes()))
+                out = comp.compress(block)
+                sha.update(out)
+                f.write(out)
+                count += c
+            out = comp.flush()
+            sha.update(out)
+            f.write(out)
         header = {
             "format": FORMAT_VERSION, "rules_version": RULES_VERSION, "game": self.name, "size": self.size,
-            "zobrist": self.t.fingerprint, "entries": int(len(used)), "min_work": int(min_work),
-            "sha256": hashlib.sha256(payload).hexdigest(), "nodes": self.total_nodes,
+            "zobrist": self.t.fingerprint, "entries": count, "min_work": int(min_work),
+            "sha256": sha.hexdigest(), "nodes": self.total_nodes,
             "seconds": round(self.total_seconds, 3),
             "result": asdict(self.result) if self.result is not None else None,
             "root_done": {str(k): v for k, v in getattr(self, "_root_done", {}).items()} if partial else None,
             "root_key": getattr(self, "_root_key", None) if partial else None,
         }
-        data = MAGIC + b"\n" + json.dumps(header).encode() + b"\n" + payload
-        path = os.fspath(path)
-        folder = os.path.dirname(path)
-        if folder:
-            os.makedirs(folder, exist_ok=True)
         tmp = path + ".tmp"
-        with open(tmp, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
+        try:
+            with open(tmp, "wb") as f, open(part, "rb") as src:
+                f.write(MAGIC + b"\n" + json.dumps(header).encode() + b"\n")
+                while True:
+                    chunk = src.read(1 << 24)
+                    if not chunk:
+                        break
+                    f.write(chunk)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        finally:
+            for leftover in (part, tmp):
+                if os.path.exists(leftover):
+                    os.remove(leftover)
         return header
 
     @staticmethod
-    def read_header(path: str | os.PathLike) -> tuple[dict, bytes]:
-        """(header, payload) of a saved table; ValueError if it is not one or is corrupt."""
+    def read_header(path: str | os.PathLike) -> tuple[dict, int]:
+        """(header, offset of the payload) of a saved table, its checksum verified; ValueError if it is not
+        one or is corrupt."""
+        name = os.fspath(path)
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            with open(name, "rb") as f:
+                magic = f.readline().rstrip(b"\n")
+                line = f.readline() if magic == MAGIC else b""
+                offset = f.tell()
+                if magic != MAGIC:
+                    raise ValueError(f"{name!r} is not a solver table (no {MAGIC.decode()} header)")
+                try:
+                    header = json.loads(line)
+                except ValueError:
+                    raise ValueError(f"solver table {name!r} has a corrupt header") from None
+                if not isinstance(header, dict) or header.get("format") not in (1, FORMAT_VERSION):
+                    got = header.get("format") if isinstance(header, dict) else None
+                    raise ValueError(f"solver table {name!r} has format {got!r}; this solver reads formats 1 "
+                                     f"and {FORMAT_VERSION}")
+                sha = hashlib.sha256()
+                while True:
+                    chunk = f.read(1 << 24)
+                    if not chunk:
+                        break
+                    sha.update(chunk)
         except OSError as err:
-            raise ValueError(f"cannot read solver table {os.fspath(path)!r}: {err}") from None
-        magic, _, rest = data.partition(b"\n")
-        line, _, payload = rest.partition(b"\n")
-        if magic != MAGIC:
-            raise ValueError(f"{os.fspath(path)!r} is not a solver table (no {MAGIC.decode()} header)")
-        try:
-            header = json.loads(line)
-        except ValueError:
-            raise ValueError(f"solver table {os.fspath(path)!r} has a corrupt header") from None
-        if not isinstance(header, dict) or header.get("format") != FORMAT_VERSION:
-            raise ValueError(f"solver table {os.fspath(path)!r} has format {header.get('format')!r}; "
-                             f"this solver reads format {FORMAT_VERSION}")
-        if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
-            raise ValueError(f"solver table {os.fspath(path)!r} is corrupt: its checksum does not match")
-        return header, payload
+            raise ValueError(f"cannot read solver table {name!r}: {err}") from None
+        if sha.hexdigest() != header.get("sha256"):
+            raise ValueError(f"solver table {name!r} is corrupt: its checksum does not match")
+        return header, offset
 
     def load(self, path: str | os.PathLike) -> dict:
         """Add the entries of a saved table (checked: checksum, rules version, board) to this solver's
         table; returns the file's header (``header["result"]``: the saved result, as a dict)."""
-        header, payload = self.read_header(path)
+        header, offset = self.read_header(path)
+        name = os.fspath(path)
         if header.get("rules_version") != RULES_VERSION:
-            raise ValueError(f"solver table {os.fspath(path)!r} was made under rules version "
+            raise ValueError(f"solver table {name!r} was made under rules version "
                              f"{header.get('rules_version')}, this solver implements version {RULES_VERSION}")
         if (header.get("game"), header.get("size")) != (self.name, self.size):
-            raise ValueError(f"solver table {os.fspath(path)!r} is of {header.get('game')} {header.get('size')}, "
+            raise ValueError(f"solver table {name!r} is of {header.get('game')} {header.get('size')}, "
                              f"not {self.name} {self.size}")
         if header.get("zobrist") != self.t.fingerprint:
-            raise ValueError(f"solver table {os.fspath(path)!r} was hashed with other keys")
-        try:
-            raw = zlib.decompress(payload)
-        except zlib.error:
-            raise ValueError(f"solver table {os.fspath(path)!r} is corrupt: it does not decompress") from None
+            raise ValueError(f"solver table {name!r} was hashed with other keys")
         m = int(header["entries"])
-        if len(raw) != 15 * m:
-            raise ValueError(f"solver table {os.fspath(path)!r} is corrupt: {len(raw)} bytes for {m} entries")
-        buf = io.BytesIO(raw)
-        keys = np.frombuffer(buf.read(8 * m), dtype=np.uint64)
-        chks = np.frombuffer(buf.read(4 * m), dtype=np.uint32)
-        dats = np.frombuffer(buf.read(2 * m), dtype=np.uint16)
-        works = np.frombuffer(buf.read(m), dtype=np.uint8)
         if m > self.table_capacity // 2:
             self._alloc(_nearest_pow2(4 * m))
-        tt_insert_many(self.tkey, self.tchk, self.tdat, self.twork, self.st, keys, chks, dats, works)
+        corrupt = ValueError(f"solver table {name!r} is corrupt: its entries do not decode")
+        loaded = 0
+
+        def insert(raw: bytes, c: int) -> None:
+            k = 8 * c
+            keys = np.frombuffer(raw, dtype=np.uint64, count=c, offset=0)
+            chks = np.frombuffer(raw, dtype=np.uint32, count=c, offset=k)
+            dats = np.frombuffer(raw, dtype=np.uint16, count=c, offset=k + 4 * c)
+            works = np.frombuffer(raw, dtype=np.uint8, count=c, offset=k + 6 * c)
+            tt_insert_many(self.tkey, self.tchk, self.tdat, self.twork, self.st, keys, chks, dats, works)
+
+        with open(name, "rb") as f:
+            f.seek(offset)
+            dec = zlib.decompressobj()
+            try:
+                if header["format"] == 1:  # one block: all keys, then all checks, values, works
+                    raw = dec.decompress(f.read()) + dec.flush()
+                    if len(raw) != 15 * m:
+                        raise corrupt
+                    if m:
+                        insert(raw, m)
+                    loaded = m
+                else:
+                    buf = bytearray()
+                    while True:
+                        chunk = f.read(1 << 22)
+                        if chunk:
+                            buf += dec.decompress(chunk)
+                        else:
+                            buf += dec.flush()
+                        while len(buf) >= 4:
+                            c = int(np.frombuffer(bytes(buf[:4]), dtype=np.uint32)[0])
+                            if c == 0 or c > BLOCK:
+                                raise corrupt
+                            if len(buf) < 4 + 15 * c:
+                                break
+                            insert(bytes(buf[4:4 + 15 * c]), c)
+                            del buf[:4 + 15 * c]
+                            loaded += c
+                        if not chunk:
+                            break
+                    if buf or loaded != m:
+                        raise corrupt
+            except zlib.error:
+                raise corrupt from None
         self.total_nodes = max(self.total_nodes, int(header.get("nodes") or 0))
         self.total_seconds = max(self.total_seconds, float(header.get("seconds") or 0.0))
         if header.get("result"):
@@ -1170,7 +1237,6 @@ def best_action(position: Any, time_limit: float | None = None) -> int:
 def load(path: str | os.PathLike, game: Any = None) -> Solver:
     """A solver of the board of a saved table with the table loaded (into the shared solver of the board
     when ``game`` is given or the file names one)."""
-    header, _ = Solver.read_header(path)
     if game is None:
         raise ValueError("load needs the game of the table: load(path, game=odd_env.game.make(...))")
     s = solver_for(game)
