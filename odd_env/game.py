@@ -181,6 +181,56 @@ class Heuristics(Protocol):
         """A material balance for the player to act (Xodd/Yodd: the group counts), 0 if none."""
 
 
+# ============================================================ compiled rules
+class CompiledRules(NamedTuple):
+    """A game's rules as numba-compiled functions on one position: what a compiled search calls
+    without going through Python per node (:attr:`Game.compiled`).
+
+    A position here is a flat ``int32[state_size]`` array (the ``data`` of the game's
+    :class:`Position`). Every kernel takes the position first and the game's constant
+    ``tables`` (a tuple of arrays, or of numbers, fixed per game and parameters) second, so one
+    search compiled against these signatures serves every game. The kernels trust their
+    input: an action given to ``apply`` must be legal (``legal_mask``), and a position must
+    come from ``new_state``, ``apply`` or :attr:`encode`.
+
+    * ``new_state(tables) -> int32[state_size]``: the start position;
+    * ``legal_mask(s, tables, mask) -> int``: write the legal-action mask of the player to decide
+      into ``mask`` (``int8[num_actions]``); return the number of legal actions (0 once over);
+    * ``legal_actions(s, tables, actions) -> int``: write the legal actions into
+      ``actions`` (``int32[num_actions]``, the first ``count`` entries); return ``count``;
+    * ``apply(s, tables, action)``: play ``action`` for the player to decide, in place;
+    * ``is_terminal(s, tables) -> bool``; ``to_move(s, tables) -> int``: the player who decides
+      now (0 or 1, as in :attr:`Game.player_names`);
+    * ``returns(s, tables) -> (float, float)``: the rewards of players 0 and 1 (+1/-1 at the
+      end, 0 on a draw and before the end);
+    * ``observe(s, tables, viewer, obs)``: write the planes of player ``viewer`` into ``obs``
+      (``int8[num_planes, height * width]``, C-contiguous): the planes
+      ``Position.observation(viewer)`` gives, flattened.
+
+    ``encode(position)`` and ``decode(array)`` are plain Python: a copy of a :class:`Position`'s
+    array, and the :class:`Position` of an array (checked: ValueError if play cannot reach it).
+    """
+
+    state_size: int
+    num_actions: int
+    max_legal: int
+    """The most legal actions any position has (room to reserve per node)."""
+    num_planes: int
+    height: int
+    width: int
+    tables: tuple
+    new_state: Callable
+    legal_mask: Callable
+    legal_actions: Callable
+    apply: Callable
+    is_terminal: Callable
+    to_move: Callable
+    returns: Callable
+    observe: Callable
+    encode: Callable[[Position], np.ndarray]
+    decode: Callable[[np.ndarray], Position]
+
+
 # ==================================================================== a game
 @dataclass(frozen=True, eq=False)
 class Game:
@@ -237,6 +287,9 @@ class Game:
     front_end: Callable[[], Any] = field(repr=False)
     """A new :class:`odd_env.common.front.FrontEnd` of this game: what the terminal and the
     Jupyter board need to read, show and click moves."""
+    compiled: Callable[[], CompiledRules] | None = field(default=None, repr=False)
+    """``compiled()``: the game's rules as compiled kernels for compiled search (:class:`CompiledRules`;
+    the first call may compile for some seconds), or None where the game has none."""
     heuristics: Any = field(default=None, repr=False)
     """Cheap game knowledge for search (:class:`Heuristics`), or None: search then plays random
     rollouts through the :class:`Position` API."""
@@ -394,5 +447,5 @@ def infer_game(planes: np.ndarray) -> Game:
     raise ValueError(f"no game has observations of shape {planes.shape}; pass game= to the agent")
 
 
-__all__ = ["BatchEngine", "BatchStep", "Game", "Heuristics", "Position", "available_games", "infer_game", "make",
+__all__ = ["BatchEngine", "BatchStep", "CompiledRules", "Game", "Heuristics", "Position", "available_games", "infer_game", "make",
            "register", "unregister"]

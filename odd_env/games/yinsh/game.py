@@ -8,6 +8,7 @@ import numpy as np
 
 from ...game import Game, make
 from .batch import YinshBatch
+from .compiled import compiled_rules
 from .front import YinshFrontEnd
 from .render import to_svg, to_text
 from .records import YinshRecord
@@ -47,6 +48,7 @@ def make_game(name: str, size: int | None = None, variant: str = "") -> Game:
         to_text=lambda state, **options: to_text(own(state), **options),
         to_svg=lambda state, **options: to_svg(own(state), **options),
         front_end=lambda: YinshFrontEnd("yinsh", None, variant),
+        compiled=lambda: compiled_rules(blitz),
         extra={"geometry": board},
     )
 
