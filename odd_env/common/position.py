@@ -31,10 +31,10 @@ class PositionBase:
     """One position of a game held in a flat ``int32`` vector (the shared frame; see the module docstring).
 
     Players are 0 (who moves first) and 1. Meets :class:`odd_env.game.Position` once a
-    subclass fills the hooks.
+    subclass fills the hooks and says what :meth:`key` holds.
     """
 
-    __slots__ = ("data", "_meta", "_mask")
+    __slots__ = ("_mask", "_meta", "data")
 
     data: np.ndarray
     """The state vector (``int32``, C-contiguous); play writes into it."""
@@ -140,6 +140,10 @@ class PositionBase:
         from ..game import make  # the interface sits above the rules core
 
         return make(*self._game_args())
+
+    def key(self) -> bytes:
+        """Bytes identifying the position for the rules: equal keys, equal futures (the counters left out)."""
+        raise NotImplementedError
 
     def _m(self, i: int) -> int:
         return int(self._meta[i])

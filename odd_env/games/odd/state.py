@@ -142,7 +142,7 @@ class GameState(PositionBase):
     pickling, play and the checks of arguments are :class:`~odd_env.common.position.PositionBase`'s.
     """
 
-    __slots__ = ("geometry", "_n", "_keep")
+    __slots__ = ("_keep", "_n", "geometry")
     _GAME_SLOTS = ("geometry",)
     _M_TO_MOVE, _M_DONE, _M_WINNER, _M_PLY, _M_PASSES = K.M_TO_MOVE, K.M_DONE, K.M_WINNER, K.M_PLY, K.M_PASSES
     _PLAYER_NAMES = COLOUR_NAMES
