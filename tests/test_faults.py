@@ -691,3 +691,28 @@ def test_a_second_rllib_run_on_a_run_directory_is_refused(tmp_path, capsys, monk
     with pytest.raises(SystemExit):
         main(["--game", "xodd", "--board-size", "4", "--eval-opponents", "random", "--run-dir", str(fresh)])
     assert "Ray is not installed" in capsys.readouterr().err and not fresh.exists()
+
+
+def test_yinsh_messages_name_points_without_array_indices():
+    """Once: "not a row action (from array point 70 along the column)" and "a point (70)"."""
+    import re
+
+    from odd_env.games.yinsh.records import YinshRecord
+    from odd_env.games.yinsh.state import NUM_ACTIONS, NUM_POINTS, YinshState, action_kind_name, parse_point, row_action
+
+    e5 = parse_point("E5")
+    assert action_kind_name(e5) == "the point E5"
+    assert action_kind_name(row_action("E5", "E9")) == "the row E5-E9"
+    assert action_kind_name(NUM_ACTIONS - 1) == "pass"
+    assert action_kind_name(0) == "point action 0, off the board"
+    assert action_kind_name(NUM_POINTS) == "row action 121, a row along the column that does not fit on the board"
+    placing = YinshState()
+    assert placing.why_illegal(row_action("E5", "E9")) == ("white must place a ring now (a point action 0..120), "
+                                                          "not the row E5-E9")
+    moving = YinshRecord.from_text("yinsh\n" + "\n".join("E5 F6 E4 F5 E3 F4 E2 F3 D1 F2".split()) + "\n").state
+    assert moving.decision_name == "move"
+    messages = [m for state in (placing, moving) for a in range(NUM_ACTIONS)
+                if (m := state.why_illegal(a)) is not None]
+    assert len(messages) > NUM_ACTIONS  # most actions are illegal in both positions
+    for m in messages:
+        assert "array point" not in m and not re.search(r"[A-K]\d+ \(\d+\)|a point \(\d+\)", m), m
