@@ -187,6 +187,33 @@ def test_notebook_02_prints_the_command_of_its_own_run():
     assert parse_args(shlex.split(command)[3:]) == namespace["args"], command
 
 
+def test_notebook_02_trains_with_the_recipe_of_the_training_page():
+    """Notebook 02's full mode is the training page's first recipe (once it was an older one: minibatches
+    of 1024, 4 epochs, no league against greedy), at the notebook's game, board, time and logging."""
+    import json
+    import shlex
+    from dataclasses import asdict
+
+    from agents.train.ppo import Args, parse_args
+
+    text = (ROOT / "docs/training.md").read_text(encoding="utf-8")
+    section = text.split("## A first training run", 1)[1]
+    command = re.search(r"python -m agents\.ppo (.*?)\n(?!    )", section, re.S).group(1).replace("\\\n", " ")
+    recipe = asdict(parse_args(shlex.split(command)))
+    cells = json.loads((ROOT / "notebooks/02_train_a_baseline.ipynb").read_text(encoding="utf-8"))["cells"]
+    settings = next(c for c in cells if c["cell_type"] == "code" and "args = Args(" in "".join(c["source"]))
+    namespace = {"Args": Args, "Path": Path, "asdict": asdict, "QUICK": False,
+                 "display": lambda *a: None, "Markdown": lambda *a: None}
+    exec("".join(settings["source"]), namespace)
+    notebook = asdict(namespace["args"])
+    # what a notebook run sets for itself: its board, its time, its logs and evaluations, its milestones
+    own = {"game", "board_size", "total_minutes", "milestones", "run_dir", "overwrite", "tensorboard", "progress",
+           "eval_every", "eval_games", "checkpoint_every"}
+    differ = {k: (notebook[k], recipe[k]) for k in recipe if k not in own and notebook[k] != recipe[k]}
+    assert not differ, f"notebook 02's full mode is not docs/training.md's recipe: (notebook, page) {differ}"
+    assert recipe["scripted_opponents"] == "greedy" and recipe["scripted_prob"] == 0.3
+
+
 def _docstring_examples(path: str) -> list[str]:
     """The literal blocks (after ``::``) of a module's docstring, dedented."""
     import ast
