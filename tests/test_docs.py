@@ -214,6 +214,21 @@ def test_notebook_02_trains_with_the_recipe_of_the_training_page():
     assert recipe["scripted_opponents"] == "greedy" and recipe["scripted_prob"] == 0.3
 
 
+def test_comments_on_what_import_odd_env_registers_name_every_game():
+    """A comment in the parallel-API example once said ``import odd_env`` registers two of the three games."""
+    from odd_env.game import available_games
+
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    found = 0
+    for page in pages:
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if re.search(r"#.*\bregisters\b.*odd_env/", line):
+                found += 1
+                missing = [g for g in available_games() if f"odd_env/{g}-v0" not in line]
+                assert not missing, f"{page.relative_to(ROOT)}: {line.strip()!r} leaves out {missing}"
+    assert found
+
+
 def _docstring_examples(path: str) -> list[str]:
     """The literal blocks (after ``::``) of a module's docstring, dedented."""
     import ast
