@@ -680,13 +680,20 @@ def row_action(first: int | str, last: int | str) -> int:
 
 
 def action_kind_name(action: int) -> str:
-    """What an action number is, whatever the decision: a point, a row or pass."""
+    """What an action number is, whatever the decision, named by the board's points (no array
+    indices): ``"pass"``, ``"the point E5"``, ``"the row E5-E9"``."""
     if action == PASS_ACTION:
         return "pass"
+    onboard = YinshState.geometry.onboard
     if action >= NUM_POINTS:
         d, s = divmod(action - NUM_POINTS, NUM_POINTS)
-        return f"a row action (from array point {s} along the {DIRECTION_NAMES[d]})"
-    return f"a point ({action})"
+        end = int(tables().row_ends[d, s]) if onboard[s] else -1
+        if end < 0:
+            return f"row action {action}, a row along the {DIRECTION_NAMES[d]} that does not fit on the board"
+        return f"the row {point_name(s)}-{point_name(end)}"
+    if not onboard[action]:
+        return f"point action {action}, off the board"
+    return f"the point {point_name(action)}"
 
 
 def _piece_name(v: int) -> str:
