@@ -442,9 +442,8 @@ def run(trainer: Trainer) -> Trainer:
             trainer.train_seconds += t2 - t0
             if trainer.update % args.snapshot_every == 0:
                 trainer.pool.add(trainer.net)
-            metrics.update(win_rate_vs_pool=batch["win_rate_vs_pool"],
-                           win_rate_vs_scripted=batch["win_rate_vs_scripted"], rollout_seconds=t1 - t0,
-                           update_seconds=t2 - t1, steps_per_second=batch["steps"] / (t2 - t0),
+            metrics.update({k: v for k, v in batch.items() if k.startswith("win_rate_vs_")})  # (per size too)
+            metrics.update(rollout_seconds=t1 - t0, update_seconds=t2 - t1, steps_per_second=batch["steps"] / (t2 - t0),
                            train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
             done = stop_reason(args, trainer) is not None
             if (args.eval_every and trainer.update % args.eval_every == 0) or done:
