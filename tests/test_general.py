@@ -7,6 +7,7 @@ before size-general networks existed still load and resume.
 """
 
 import csv
+import importlib.util
 import subprocess
 import sys
 from pathlib import Path
@@ -264,3 +265,37 @@ def test_checkpoints_written_before_general_networks_load_and_resume(tmp_path):
     for name in ("xodd9", "yodd6"):  # the shipped per-size networks, written before
         shipped = agents.load("ppo", pretrained=name)
         assert not shipped.general and shipped.game is not None
+
+
+# ------------------------------------------------------------ the benchmark
+def _bench_general():
+    sys.path.insert(0, str(ROOT / "benchmarks"))  # the script imports its _args helpers from there
+    try:
+        spec = importlib.util.spec_from_file_location("bench_general", ROOT / "benchmarks" / "bench_general.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(ROOT / "benchmarks"))
+    return module
+
+
+def test_the_benchmark_prints_the_table_of_every_size(general_runs, tmp_path, capsys):
+    bench = _bench_general()
+    assert bench.parse_sizes("3,5-7") == [3, 5, 6, 7]
+    assert bench.main(["--checkpoint", str(general_runs["xodd"]), "--sizes", "4,7", "--opponents",
+                       "random", "--games", "2", "--journal-dir", str(tmp_path / "j")]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| xodd")]
+    assert [tuple(r.split(" | ")[:2]) for r in rows] == [
+        ("| xodd 4", "`random`"), ("| xodd 7", "`random`"), ("| xodd 7", "`ppo:pretrained=xodd7`")]  # 7's own network
+    assert all(r.split(" | ")[2] == "2" and float(r.split(" | ")[-1].rstrip(" |")) > 0 for r in rows)
+    assert len(list((tmp_path / "j").glob("*.jsonl"))) == 3
+    # A per-size network on another board, a bad size list, an odd count: one message, before any game.
+    per_size = Trainer(small_args(tmp_path / "p")).save(tmp_path / "x4.pt")
+    for argv, message in [(["--checkpoint", str(per_size), "--sizes", "5"], "plays xodd 4, not xodd 5"),
+                          (["--checkpoint", str(general_runs["xodd"]), "--sizes", "9-5"], "--sizes takes sizes"),
+                          (["--checkpoint", str(general_runs["xodd"]), "--games", "3"], "--games must be even"),
+                          (["--checkpoint", str(tmp_path / "none.pt")], "no checkpoint at")]:
+        with pytest.raises(SystemExit) as exc:
+            bench.main(argv)
+        err = capsys.readouterr().err
+        assert exc.value.code == 2 and message in err, err
