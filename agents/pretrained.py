@@ -11,7 +11,6 @@ Use them by name wherever a checkpoint path is accepted::
 
     agents.load("ppo", pretrained="yodd6")           # the network as a player
     agents.load("ppo:pretrained=yodd6")              # the same, as a spec
-    agents.load("ppo", pretrained="xodd")            # a size-general network: plays the board it is given
     agents.load("mcts", network="yodd6", simulations=200)   # PUCT guided by it (or its search network)
     gymnasium.make("odd_env/Yodd-v0", board_size=6, opponent="ppo:pretrained=yodd6")
 
@@ -22,8 +21,9 @@ refit on its own games by :mod:`agents.train.refit`), which then guides
 ``mcts:network=NAME`` in place of the player's own; ``ppo:pretrained=NAME``
 always plays the player's. A size-general network (``general`` in the index, with the
 ``board_sizes`` it was trained on) is named by its game alone (``xodd``,
-``yodd``) and plays every board size of it: the agent takes the size from
-the game it is asked to play (the arena's, the env's, the play session's).
+``yodd``) and plays every board size of it: ``agents.load("ppo",
+pretrained="xodd")`` takes the size from the game it is asked to play (the
+arena's, the env's, the play session's).
 Loading a network verifies
 the file as every checkpoint is verified (:func:`agents.train.checkpoint.load`) and
 also checks it against its index entry, so a replaced file is refused.
