@@ -177,6 +177,21 @@ def test_symmetries_average_on_every_board(general_runs):
 
 
 # ------------------------------------------------------------ training over several sizes
+def test_general_on_one_size_makes_a_network_for_every_size(tmp_path):
+    trainer = Trainer(small_args(tmp_path, general=True))
+    assert trainer.config.general and len(trainer.lanes) == 1
+    path = trainer.save(tmp_path / "g4.pt")
+    meta = ckpt_io.read_metadata(path, "xodd", 9)  # loads for another board of its game
+    assert meta["general"] is True and meta["board_sizes"] == [4] and meta["board_size"] == 4
+    net = ckpt_io.load_network(path, "xodd", 9)
+    state = make_game("xodd", 9).new_state()
+    with torch.no_grad():
+        logits, _ = net(torch.from_numpy(state.observation()[None]))
+    assert logits.shape == (1, make_game("xodd", 9).num_actions)
+    exported = ckpt_io.export(path, tmp_path / "g4-net.pt")  # the network file keeps what it is
+    assert ckpt_io.read_metadata(exported)["general"] is True and ckpt_io.read_metadata(exported)["board_sizes"] == [4]
+
+
 def test_a_run_over_several_sizes_shares_the_slots_and_logs_each_size(tmp_path):
     trainer = train(general_args(tmp_path, size_weights="1,3", eval_every=1))
     assert [lane.slots for lane in trainer.lanes] == [4, 12]
