@@ -220,7 +220,7 @@ class Trainer:
             if self.device.type == "cpu":
                 torch.set_num_threads(args.threads)
             self.config = NetConfig.for_game(self.game, channels=args.channels, blocks=args.blocks,
-                                             general=args.general or len(self.games) > 1)
+                                             general=args.general or bool(args.board_sizes.strip()))
             self._seed_everything(args.seed)
             self.net = PolicyValueNet(self.config).to(self.device)
             self.init_sha256 = ""
