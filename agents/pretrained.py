@@ -19,7 +19,12 @@ import); :func:`pretrained_path` gives a name's file. An entry may also carry a
 search network (``search`` in the index: the player's network with its value
 refit on its own games by :mod:`agents.train.refit`), which then guides
 ``mcts:network=NAME`` in place of the player's own; ``ppo:pretrained=NAME``
-always plays the player's. Loading a network verifies
+always plays the player's. A size-general network (``general`` in the index, with the
+``board_sizes`` it was trained on) is named by its game alone (``xodd``,
+``yodd``) and plays every board size of it: ``agents.load("ppo",
+pretrained="xodd")`` takes the size from the game it is asked to play (the
+arena's, the env's, the play session's).
+Loading a network verifies
 the file as every checkpoint is verified (:func:`agents.train.checkpoint.load`) and
 also checks it against its index entry, so a replaced file is refused.
 """
@@ -75,12 +80,19 @@ class PretrainedNetwork:
     """The checksum of :attr:`search_path`'s file (checked when it loads)."""
     search_command: str = ""
     """The ``python -m agents.refit`` command that made :attr:`search_path` from the shipped player."""
+    general: bool = False
+    """A size-general network: it plays every board size of its game (``agents.load("ppo", pretrained="xodd")``
+    takes the size from the game it is given); :attr:`board_size` is then the first it was trained on."""
+    board_sizes: tuple[int, ...] = ()
+    """The board sizes a general network was trained on (empty for a per-size network)."""
 
     @property
     def label(self) -> str:
-        """``"yodd 6"``, ``"yinsh blitz"``: the game and board in words."""
+        """``"yodd 6"``, ``"yinsh blitz"``, ``"xodd, every size"``: the game and board in words."""
         if self.game == "yinsh":
             return "yinsh" + (f" {self.variant}" if self.variant else "")
+        if self.general:
+            return f"{self.game}, every size"
         return f"{self.game} {self.board_size}"
 
     def table(self) -> str:
@@ -113,6 +125,7 @@ def _entry(name: str, raw: Any, folder: Path) -> PretrainedNetwork:
             train_minutes=float(raw["train_minutes"]), command=str(raw["command"]),
             refit_command=str(raw.get("refit_command", "")),
             strength=tuple(dict(row) for row in raw.get("strength", ())),
+            general=raw.get("general", False) is True, board_sizes=tuple(int(n) for n in raw.get("board_sizes", ())),
             **_search_fields(raw.get("search"), folder))
     except (KeyError, TypeError, ValueError) as err:
         raise ValueError(f"{folder / INDEX_NAME}: the entry of {name!r} is corrupt ({err!r}); reinstall odd_env") from err
@@ -188,12 +201,13 @@ def check_loaded(net: PretrainedNetwork, metadata: dict[str, Any], search: bool 
     """Raise ``ValueError`` unless a loaded file's metadata is the one ``net``'s index entry describes
     (its player's file, or with ``search=True`` its search network's)."""
     path, sha = (net.search_path, net.search_sha256) if search and net.search_path is not None else (net.path, net.sha256)
-    have = (metadata.get("game"), metadata.get("board_size"), metadata.get("variant", ""), metadata.get("sha256"))
-    want = (net.game, net.board_size, net.variant, sha)
+    have = (metadata.get("game"), metadata.get("board_size"), metadata.get("variant", ""), metadata.get("sha256"),
+            metadata.get("general") is True)
+    want = (net.game, net.board_size, net.variant, sha, net.general)
     if have != want:
         raise ValueError(f"the file of pretrained network {net.name!r} ({path}) is not the one its index "
-                         f"describes (game, size, variant, sha256 {have[:3]} {str(have[3])[:16]}... against "
-                         f"{want[:3]} {want[3][:16]}...); reinstall odd_env")
+                         f"describes (game, size, variant, sha256, general {have[:3]} {str(have[3])[:16]}... "
+                         f"{have[4]} against {want[:3]} {want[3][:16]}... {want[4]}); reinstall odd_env")
 
 
 def load_pretrained(name: str, device: str = "cpu", search: bool = False):

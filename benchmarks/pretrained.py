@@ -79,6 +79,7 @@ def add(name: str, src: str, command: str, folder: Path, refit_command: str = ""
         "train_minutes": round(float(meta["train_seconds"]) / 60, 1), "command": command,
         **({"refit_command": refit_command} if refit_command else {}),
         "net_config": {k: meta["net_config"][k] for k in ("channels", "blocks")},
+        **({"general": True, "board_sizes": list(meta["board_sizes"])} if meta.get("general") is True else {}),
         "strength": old.get("strength", []) if old.get("sha256") == meta["sha256"] else [],
     }
     if old.get("search") and old.get("sha256") == meta["sha256"]:  # a search network refit from this very file stays
@@ -88,8 +89,9 @@ def add(name: str, src: str, command: str, folder: Path, refit_command: str = ""
         (folder / old["search"]["file"]).unlink(missing_ok=True)
         print(f"{name}: its search network {old['search']['file']} was refit from the replaced network: removed "
               f"(add-search a refit of the new one)")
-    print(f"{name}: {dst} ({dst.stat().st_size / 1e6:.2f} MB), {meta['game']} {meta['board_size']}, "
-          f"{meta['global_step']} steps")
+    board = (f"{meta['game']}, every size (trained on {', '.join(map(str, meta['board_sizes']))})"
+             if meta.get("general") is True else f"{meta['game']} {meta['board_size']}")
+    print(f"{name}: {dst} ({dst.stat().st_size / 1e6:.2f} MB), {board}, {meta['global_step']} steps")
 
 
 def add_search(name: str, src: str, refit_command: str, folder: Path) -> None:

@@ -40,6 +40,12 @@ class PPOAgent(Agent):
     ``path`` is a checkpoint file, or (when no such file exists) the name of a
     shipped network, as ``pretrained=`` takes it.
 
+    A per-size network plays its board alone (:attr:`game` is that board). A
+    size-general one (``general`` in its checkpoint) plays every board size of
+    its game: :attr:`game` is None, as for the untrained players, so the arena,
+    the play session and the Gymnasium env give it their board, and
+    :meth:`cannot_play` refuses other games.
+
     ``greedy=True`` plays the most probable legal action; otherwise it samples
     from the masked policy with the agent's seed. ``threads`` is the number
     of torch CPU threads of each move's forward pass (1 by default: one
@@ -89,21 +95,43 @@ class PPOAgent(Agent):
         self._sha256 = None if path is None else str(ckpt_io.read_metadata(path)["sha256"])
         self.network = network.to(self.device).eval()
         cfg = self.network.config
-        self.game = make_game(cfg.game, cfg.board_size or None, cfg.variant)
-        self.geometry = self.game.extra.get("geometry")
+        board = make_game(cfg.game, cfg.board_size or None, cfg.variant)
+        self.general = cfg.general
+        """Whether the network is size-general: it plays every board size of its game."""
+        # A per-size network is tied to its board; a general one to no board (Agent.game None: the
+        # arena, the play session and the Gymnasium env then ask cannot_play, and it plays the game it is given).
+        self.game = None if self.general else board
+        self.geometry = None if self.general else board.extra.get("geometry")
+        self._reference = board
+        self._views_of: dict[Any, list[Any]] = {}
         self.set_symmetries(symmetries)
+
+    def cannot_play(self, game: Any) -> str | None:
+        """Why the network cannot play ``game``: another game or variant (a size-general network plays
+        every board size of its own game; a per-size one only its board, which :func:`check_board` checks)."""
+        cfg = self.network.config
+        if self.general and not cfg.plays(game):
+            return f"its size-general network plays {self._reference.name}" + (
+                f" {cfg.variant}" if cfg.variant else "") + f" (any size), not {game.label}"
+        return None
 
     def set_symmetries(self, symmetries: int, option: str = "ppo option symmetries") -> None:
         """Average over the first ``symmetries`` maps of the board's group; ValueError naming ``option``
         (the agent whose option it is, e.g. a search passing its own on) if out of range."""
-        group = board_symmetries(self.game)
+        group = board_symmetries(self._reference)  # (of the same order on every board of a game)
         if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) \
                 or not 1 <= symmetries <= len(group):
             raise ValueError(f"{option} must be an integer from 1 (the position as it is) to "
-                             f"{len(group)} (every symmetry of the {self.game.label} board), got {symmetries!r}")
+                             f"{len(group)} (every symmetry of the {self._reference.label} board), got {symmetries!r}")
         self.symmetries = int(symmetries)
         """Views averaged per position: the first ``symmetries`` maps of the board's group."""
-        self._views = group[:self.symmetries]
+        self._views_of = {}
+
+    def _views(self, game: Any) -> list[Any]:
+        """The first :attr:`symmetries` maps of ``game``'s board group (built once per board)."""
+        if game not in self._views_of:
+            self._views_of[game] = board_symmetries(game)[:self.symmetries]
+        return self._views_of[game]
 
     @property
     def network_sha256(self) -> str | None:
@@ -125,17 +153,24 @@ class PPOAgent(Agent):
             if getattr(state, "game", None) is None:
                 raise ValueError(f"{self.label}: a game position (a GameState or YinshState) is needed, "
                                  f"got {type(state).__name__}")
-            if state.game is not self.game:
+            if self.game is not None and state.game is not self.game:
                 raise ValueError(f"this network plays {self.game.label}, not {state.game.label}")
+            if self.game is None and not self.network.config.plays(state.game):
+                raise ValueError(f"{self.label}: {self.cannot_play(state.game)}")
+        game = states[0].game
+        if any(s.game is not game for s in states):  # one network call takes planes of one shape
+            raise ValueError(f"policy_values takes positions of one board, got "
+                             f"{sorted({s.game.label for s in states})}")
+        views = self._views(game)
         obs = np.stack([s.observation() for s in states])
         mask = torch.from_numpy(np.stack([s.legal_action_mask() for s in states]).astype(bool)).to(self.device)
         k, n = self.symmetries, len(states)
         if k > 1:  # view v of position i at row v * n + i
-            obs = np.concatenate([view.map_planes(obs) for view in self._views])
+            obs = np.concatenate([view.map_planes(obs) for view in views])
         with torch_threads(self.threads):
             logits, value = self.network(torch.from_numpy(obs).to(self.device))
         if k > 1:  # each view's logits back on the position's actions: logit of a = view's logit of image(a)
-            back = torch.from_numpy(np.stack([view.actions for view in self._views])).to(self.device)
+            back = torch.from_numpy(np.stack([view.actions for view in views])).to(self.device)
             logits = torch.gather(logits.view(k, n, -1), 2, back[:, None, :].expand(k, n, -1))
             probs = torch.softmax(masked_logits(logits, mask.expand(k, n, -1)), dim=-1).mean(0)
             value = value.view(k, n).mean(0)

@@ -18,7 +18,10 @@ The metadata (plain JSON values)
     ``game``, ``board_size``, ``observation_version`` (of the planes the
     network reads), ``net_config`` (:class:`~agents.train.network.NetConfig` as a
     dict) and ``sha256``, plus what the writer adds (a PPO run: ``args``,
-    ``global_step``, ``update``, ``episodes``, ``train_seconds``).
+    ``global_step``, ``update``, ``episodes``, ``train_seconds``). A size-general
+    network's checkpoint also says ``general: true`` and ``board_sizes`` (the sizes
+    it was trained on); ``board_size`` is then its first, and the file loads for
+    every board size of its game. Any other checkpoint is for its board alone.
 
 The checksum
     ``sha256`` covers every value of the file but itself: each tensor by its
@@ -71,8 +74,8 @@ PPO_KIND = "odd_env-ppo"
 NETWORK_KIND = "odd_env-network"
 """``kind`` of a network file: the weights alone, with the metadata of the run that trained them
 (:func:`export` writes one; the shipped pretrained networks are such files)."""
-EXPORTED_METADATA = ("game", "board_size", "variant", "observation_version", "net_config", "args", "global_step",
-                     "update", "episodes", "train_seconds", "torch_version", "init_sha256")
+EXPORTED_METADATA = ("game", "board_size", "variant", "observation_version", "net_config", "general", "board_sizes",
+                     "args", "global_step", "update", "episodes", "train_seconds", "torch_version", "init_sha256")
 """Metadata that :func:`export` carries over from the training checkpoint."""
 METADATA_RECORD = "odd_env_metadata.json"
 """Name of the metadata's JSON record inside the archive (beside torch's ``data.pkl``)."""
@@ -295,8 +298,17 @@ def check_metadata(metadata: Any, game: str | None = None, board_size: int | Non
     if game is not None or board_size is not None:
         have = (metadata["game"], metadata["board_size"])
         want = (game if game is not None else have[0], board_size if board_size is not None else have[1])
-        if have != want:
-            raise CheckpointError(f"{where} is for {have[0]} {have[1]}, not {want[0]} {want[1]}")
+        if metadata.get("general") is True and have[0] == want[0]:
+            try:  # a size-general network plays every board of its game
+                make_game(want[0], want[1] or None, metadata.get("variant", ""))
+            except ValueError as err:
+                raise CheckpointError(f"{where} holds a size-general {have[0]} network, but {err}") from err
+        elif have != want:
+            hint = "" if have[0] != want[0] else (
+                f": its network was trained for that board alone (a per-size network); use one trained on "
+                f"{want[0]} {want[1]}, or a size-general network (trained with --general or --board-sizes), "
+                f"which plays every size")
+            raise CheckpointError(f"{where} is for {have[0]} {have[1]}, not {want[0]} {want[1]}{hint}")
 
 
 def load(path: str | os.PathLike, game: str | None = None, board_size: int | None = None,
@@ -364,6 +376,9 @@ def network_config(metadata: dict[str, Any], where: str = "checkpoint") -> NetCo
             config.point_planes) != (g.name, g.size, g.variant, g.height, g.width, g.num_planes, g.point_planes):
         raise CheckpointError(f"{where}: its network is for {config.game} {config.board_size} {config.variant}, "
                               f"its metadata says {g.label}")
+    if config.general != (metadata.get("general") is True):
+        raise CheckpointError(f"{where}: its network is {'' if config.general else 'not '}size-general, its "
+                              f"metadata says general={metadata.get('general')!r}")
     return config
 
 

@@ -17,6 +17,20 @@ Heads: the policy is a 1x1 convolution to ``point_planes`` planes (Xodd/Yodd:
 a stone of each colour per cell; YINSH: the point, and a row starting there
 in each of the three directions) plus a pass logit from pooled features; the
 value is a 1x1 convolution, a hidden layer and tanh.
+
+Size-general networks (``NetConfig(general=True)``)
+    The value head of a per-size network flattens its 1x1 convolution's two
+    planes into a linear layer of ``2 * H * W`` inputs: the one layer whose
+    shape depends on the board. A general network has none such (KataGo's
+    design): its value head is a 1x1 convolution to ``channels`` planes, pooled
+    over the on-board points (the game's playable-point plane is the mask) as
+    their mean, their mean scaled by the board's size
+    (``(sqrt(points) - 10) / 10``, KataGo's), and their maximum, then the
+    hidden layer and tanh. Every other layer is a convolution or reads pooled
+    features, so the one set of weights takes planes (B, C, H, W) of any board
+    of its game and returns that board's ``point_planes * H * W + 1`` logits.
+    Its config keeps the board it was built for (``board_size``, ``height``,
+    ``width``: the reference board of checks and of ``num_actions``).
 """
 
 from __future__ import annotations
@@ -48,6 +62,8 @@ class NetConfig:
     """hexagonal 3x3 kernels; None: decided by the game (its ``hexagonal``: Yodd and YINSH)"""
     variant: str = ""
     """the game's variant (YINSH: "blitz")"""
+    general: bool = False
+    """a size-general network (no layer whose shape depends on the board): it plays every board size of its game"""
 
     def __post_init__(self) -> None:
         """Check every field (ValueError naming the first that is wrong) and that the board is the game's."""
@@ -63,6 +79,8 @@ class NetConfig:
                 raise ValueError(f"bad network config: {name} must be an integer >= {low}, got {value!r}")
         if self.hexagonal is not None and not isinstance(self.hexagonal, bool):
             raise ValueError(f"bad network config: hexagonal must be true, false or null, got {self.hexagonal!r}")
+        if not isinstance(self.general, bool):
+            raise ValueError(f"bad network config: general must be true or false, got {self.general!r}")
         if not isinstance(self.variant, str):
             raise ValueError(f"bad network config: variant must be a string, got {self.variant!r}")
         try:
@@ -88,8 +106,15 @@ class NetConfig:
 
     @property
     def num_actions(self) -> int:
-        """point_planes * H * W + 1."""
+        """point_planes * H * W + 1 (of the config's board; a general network's logits follow its input)."""
         return self.point_planes * self.height * self.width + 1
+
+    def plays(self, game) -> bool:
+        """Whether a network of this config plays ``game`` (an :class:`odd_env.game.Game`): its very
+        board, or with ``general`` any board of its game and variant."""
+        if (game.name, game.variant) != (self.game, self.variant):
+            return False
+        return self.general or (game.size, game.height, game.width) == (self.board_size, self.height, self.width)
 
     def to_dict(self) -> dict:
         """A plain dict (for checkpoints)."""
@@ -151,8 +176,12 @@ class PolicyValueNet(nn.Module):
         self.blocks = nn.ModuleList(ResidualBlock(c, hexagonal) for _ in range(config.blocks))
         self.policy_conv = nn.Conv2d(c, config.point_planes, 1)
         self.pass_head = nn.Linear(2 * c, 1)
-        self.value_conv = nn.Conv2d(c, 2, 1)
-        self.value_fc = nn.Linear(2 * config.height * config.width, config.value_hidden)
+        if config.general:
+            self.value_conv = nn.Conv2d(c, c, 1)
+            self.value_pool_fc = nn.Linear(3 * c, config.value_hidden)
+        else:
+            self.value_conv = nn.Conv2d(c, 2, 1)
+            self.value_fc = nn.Linear(2 * config.height * config.width, config.value_hidden)
         self.value_out = nn.Linear(config.value_hidden, 1)
 
     @classmethod
@@ -170,7 +199,11 @@ class PolicyValueNet(nn.Module):
         if not isinstance(planes, torch.Tensor):
             raise ValueError(f"the network takes a torch tensor (B, {c.in_planes}, {c.height}, {c.width}), got "
                              f"{type(planes).__name__} (torch.from_numpy(planes) converts an array)")
-        if planes.dim() != 4 or tuple(planes.shape[1:]) != (c.in_planes, c.height, c.width):
+        if c.general:
+            if planes.dim() != 4 or planes.shape[1] != c.in_planes or min(planes.shape[2:]) < 1:
+                raise ValueError(f"the size-general network of {c.game} takes planes (B, {c.in_planes}, H, W) "
+                                 f"of any board of its game, got {tuple(planes.shape)}")
+        elif planes.dim() != 4 or tuple(planes.shape[1:]) != (c.in_planes, c.height, c.width):
             raise ValueError(f"the network of {c.game} {c.board_size or ''}".rstrip() + f" takes planes "
                              f"(B, {c.in_planes}, {c.height}, {c.width}), got {tuple(planes.shape)}")
         x = planes.float()
@@ -183,8 +216,15 @@ class PolicyValueNet(nn.Module):
         pooled = torch.cat([h.sum(dim=(2, 3)) / cells, h.amax(dim=(2, 3))], dim=1)
         points = self.policy_conv(h).flatten(1)  # (B, point_planes*H*W): block k holds action k*H*W + cell
         logits = torch.cat([points, self.pass_head(pooled)], dim=1)
-        v = F.relu(self.value_conv(h)).flatten(1)
-        value = torch.tanh(self.value_out(F.relu(self.value_fc(v)))).squeeze(1)
+        if c.general:
+            v = F.relu(self.value_conv(h)) * onboard
+            mean = v.sum(dim=(2, 3)) / cells
+            scaled = mean * (cells.sqrt() - 10) / 10
+            peak = v.amax(dim=(2, 3))  # off-board points are 0, on-board ones >= 0: the on-board maximum
+            hidden = F.relu(self.value_pool_fc(torch.cat([mean, scaled, peak], dim=1)))
+        else:
+            hidden = F.relu(self.value_fc(F.relu(self.value_conv(h)).flatten(1)))
+        value = torch.tanh(self.value_out(hidden)).squeeze(1)
         return logits, value
 
 

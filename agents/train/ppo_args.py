@@ -21,6 +21,7 @@ from ..registry import split_specs
 from ..arena import MAX_GAMES
 from ..base import MAX_THREADS, check_float, check_int
 from .network import check_device
+from .selfplay import split_slots
 
 
 # =============================================================== arguments
@@ -32,6 +33,12 @@ class Args:
     """the game: xodd, yodd or yinsh"""
     board_size: int = 0
     """board size (Xodd side, Yodd base); 0: the game's default (Xodd 9, Yodd 6; YINSH has one board)"""
+    board_sizes: str = ""
+    """train on several board sizes in one run, comma-separated (e.g. 9,10,11,12,13,14; in place of --board-size): one batched engine per size stepped side by side, minibatches of one size each, one size-general network (implies --general); evaluation and logs per size"""
+    size_weights: str = ""
+    """with --board-sizes: each size's share of the --num-games game slots, comma-separated in the same order (e.g. 1,1,1,2,2,2); empty: equal shares"""
+    general: bool = False
+    """a size-general network: convolutions and global pooling only (mean and max over the board's points in the value head), so that it plays every board size of its game"""
     variant: str = ""
     """the game's variant: "" (standard) or, for YINSH, blitz (one ring wins)"""
     seed: int = 1
@@ -290,7 +297,7 @@ def validate_args(args: Args) -> None:
                          f"{args.num_games * args.rollout_steps:,}")
     if args.seed > 2**32 - 1:  # numpy's global seed (seeded with it) takes 32 bits
         raise ValueError(f"--seed must be an integer from 0 to 2**32 - 1 = {2**32 - 1}, got {args.seed}")
-    game_of(args)
+    games_of(args)
     check_device(args.device, "--device")
     parse_milestones(args.milestones)
     if not args.run_dir.strip():
@@ -305,13 +312,69 @@ def validate_args(args: Args) -> None:
         raise ValueError(f"--eval-games must be even (half the games with each colour), got {args.eval_games}")
     if args.resume and args.overwrite:
         raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
+    split_slots(args.num_games, parse_size_weights(args, len(games_of(args))))
 
 
 def game_of(args: Args) -> Game:
-    """The game of a run's arguments; ValueError naming the flags if there is none such."""
-    try:
-        return make_game(args.game, args.board_size or None, args.variant)
-    except ValueError as err:
-        size = f" --board-size {args.board_size}" if args.board_size else ""
-        variant = f" --variant {args.variant}" if args.variant else ""
-        raise ValueError(f"--game {args.game}{size}{variant}: {err}") from err
+    """The game of a run's arguments (with ``--board-sizes``, of its first size: the one its checkpoints
+    name); ValueError naming the flags if there is none such."""
+    return games_of(args)[0]
+
+
+def parse_board_sizes(text: str) -> list[int]:
+    """The sizes of ``--board-sizes`` ("9,10,11"), in their order; ValueError unless they are distinct
+    integers."""
+    sizes = []
+    for item in (x.strip() for x in text.split(",")):
+        if not item.isdigit() or int(item) < 1:
+            raise ValueError(f"--board-sizes must be comma-separated board sizes (e.g. 9,10,11,12,13,14), "
+                             f"got {item!r} in {text!r}")
+        if int(item) in sizes:
+            raise ValueError(f"--board-sizes names {item} twice in {text!r}: give each size once (--size-weights "
+                             f"gives a size a larger share)")
+        sizes.append(int(item))
+    return sizes
+
+
+def games_of(args: Args) -> list[Game]:
+    """The games of a run's arguments: one per board size (``--board-sizes``), or the one of
+    ``--board-size``; ValueError naming the flags if one is not a game."""
+    if args.board_sizes.strip() and args.board_size:
+        raise ValueError(f"give --board-size ({args.board_size}) or --board-sizes ({args.board_sizes}), not both")
+    sizes: list[int | None] = list(parse_board_sizes(args.board_sizes)) if args.board_sizes.strip() else \
+        [args.board_size or None]
+    games = []
+    for size in sizes:
+        try:
+            games.append(make_game(args.game, size, args.variant))
+        except ValueError as err:
+            flag = f" --board-sizes {args.board_sizes}" if args.board_sizes.strip() else \
+                (f" --board-size {args.board_size}" if args.board_size else "")
+            variant = f" --variant {args.variant}" if args.variant else ""
+            raise ValueError(f"--game {args.game}{flag}{variant}: {err}") from err
+    if len({g.label for g in games}) < len(games):  # (YINSH: every size is its one board)
+        raise ValueError(f"--board-sizes {args.board_sizes}: {games[0].name} has one board; leave --board-sizes out")
+    return games
+
+
+def parse_size_weights(args: Args, sizes: int) -> list[float]:
+    """The shares of ``--size-weights`` for ``sizes`` board sizes (equal shares when empty);
+    ValueError unless there is one positive finite number per size."""
+    text = args.size_weights.strip()
+    if not text:
+        return [1.0] * sizes
+    if not args.board_sizes.strip():
+        raise ValueError(f"--size-weights {text} shares the game slots among --board-sizes: give --board-sizes too")
+    weights = []
+    for item in (x.strip() for x in text.split(",")):
+        try:
+            value = float(item)
+        except ValueError:
+            value = float("nan")
+        if not (math.isfinite(value) and value > 0):
+            raise ValueError(f"--size-weights must be positive numbers (e.g. 1,1,2), got {item!r} in {text!r}")
+        weights.append(value)
+    if len(weights) != sizes:
+        raise ValueError(f"--size-weights {text} gives {len(weights)} weights for the {sizes} sizes of "
+                         f"--board-sizes {args.board_sizes}: give one per size")
+    return weights

@@ -56,8 +56,9 @@ from .network import PolicyValueNet, masked_logits
 from ..pretrained import network_file
 
 
-VALUE_HEAD = ("value_conv", "value_fc", "value_out")
-"""The modules of :class:`~agents.train.network.PolicyValueNet` that only the value passes through."""
+VALUE_HEAD = ("value_conv", "value_fc", "value_pool_fc", "value_out")
+"""The modules of :class:`~agents.train.network.PolicyValueNet` that only the value passes through
+(``value_fc`` in a per-size network, ``value_pool_fc`` in a size-general one)."""
 
 TRAIN_CHOICES = ("all", "value")
 
@@ -169,7 +170,7 @@ def fit(net: PolicyValueNet, data: dict[str, np.ndarray], opts: RefitOptions, pr
     with ``opts.train == "value"`` the value head alone, on the value error (the policy cannot change)."""
     ref = copy.deepcopy(net).eval()
     value_only = opts.train == "value"
-    params = ([p for name in VALUE_HEAD for p in getattr(net, name).parameters()] if value_only
+    params = ([p for name in VALUE_HEAD if hasattr(net, name) for p in getattr(net, name).parameters()] if value_only
               else list(net.parameters()))
     optimizer = torch.optim.Adam(params, lr=opts.lr)
     gen = torch.Generator().manual_seed(opts.seed)
