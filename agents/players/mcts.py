@@ -72,6 +72,7 @@ import numpy as np
 
 from odd_env.game import Game, Position
 
+from .search_network import load_search_network
 from ..base import MAX_SECONDS, Agent, check_bool, check_float, check_int, check_position, new_rng_state
 
 ROLLOUTS = ("auto", "random", "greedy")
@@ -254,38 +255,7 @@ class MCTSAgent(Agent):
         if network is not None:
             if policy_value_fn is not None:
                 raise ValueError("mcts: give network= (a checkpoint) or policy_value_fn=, not both")
-            from ..pretrained import pretrained_names
-
-            shipped = pretrained_names()
-            is_name = isinstance(network, str) and network in shipped and not os.path.isfile(network)
-            if not is_name and (not isinstance(network, (str, os.PathLike)) or not os.path.isfile(network)):
-                raise ValueError(f"mcts option network must be a pretrained network's name "
-                                 f"({', '.join(shipped) or 'none shipped'}) or the path of a PPO checkpoint file, "
-                                 f"got {network!r}"
-                                 + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
-            try:
-                from .network_player import PPOAgent  # torch loads only for network-guided search
-            except ImportError as exc:
-                if (exc.name or "").split(".")[0] != "torch":
-                    raise
-                raise ValueError(f"mcts option network needs PyTorch, which is not installed ({exc}): "
-                                 "pip install \"odd-env[agents]\" (from a checkout: pip install -e \".[agents]\")"
-                                 ) from exc
-
-            try:
-                where = {"pretrained": network} if is_name else {"path": network}
-                if is_name:  # a shipped name: its search network if it has one (agents.pretrained)
-                    from ..pretrained import check_loaded, get_pretrained
-
-                    entry = get_pretrained(network)
-                    if entry.search_path is not None:
-                        from ..train import checkpoint as ckpt_io
-
-                        check_loaded(entry, ckpt_io.read_metadata(entry.search_path), search=True)
-                        where = {"path": str(entry.search_path)}
-                player = PPOAgent(**where)
-            except ValueError as err:
-                raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
+            player = load_search_network(network, "mcts")
             player.set_symmetries(symmetries, "mcts option symmetries")
             policy_value_fn = player.policy_value
         if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) or symmetries < 1:

@@ -1,0 +1,43 @@
+"""Evaluators of search leaves: a policy-value network (torch), called once per wave on all leaves.
+
+An evaluator is ``f(planes int8[L, C, H, W]) -> (logits float32[L, A], values float32[L])``
+(:data:`agents.search.search.Evaluator`); the search masks and normalises the logits over
+each leaf's legal actions itself. Torch is imported here only.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+from ..train.network import PolicyValueNet, check_device
+
+
+class NetworkEvaluator:
+    """A :class:`agents.train.network.PolicyValueNet` as a search evaluator (in eval mode, no gradients).
+
+    ``device`` is where the network runs (the planes travel there and the outputs back);
+    ``threads`` sets torch's CPU threads for the call (None: leave the process's setting)."""
+
+    def __init__(self, network: PolicyValueNet, device: str | torch.device = "cpu", threads: int | None = None):
+        if not isinstance(network, PolicyValueNet):
+            raise ValueError(f"NetworkEvaluator takes a PolicyValueNet, got {type(network).__name__}")
+        self.device = check_device(device, "evaluator device")
+        self.network = network.to(self.device).eval()
+        self.threads = threads
+        self.calls = 0
+        """Network calls made."""
+
+    @torch.no_grad()
+    def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Logits and values (for the player to decide) of a batch of planes."""
+        before = torch.get_num_threads()
+        if self.threads is not None and self.threads != before:
+            torch.set_num_threads(self.threads)
+        try:
+            logits, values = self.network(torch.from_numpy(np.ascontiguousarray(planes)).to(self.device))
+        finally:
+            if self.threads is not None and self.threads != before:
+                torch.set_num_threads(before)
+        self.calls += 1
+        return logits.float().cpu().numpy(), values.float().cpu().numpy()
