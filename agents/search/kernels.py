@@ -186,6 +186,13 @@ def expand_leaves(legal_actions, apply, is_terminal, returns, tables, tree, leaf
         n = leaf_node[k]
         s = tree.states[b, n]
         count = legal_actions(s, tables, actions)
+        for i in range(1, count):  # ascending, so that ties go to the lowest action whatever the game's order
+            a = actions[i]
+            j = i - 1
+            while j >= 0 and actions[j] > a:
+                actions[j + 1] = actions[j]
+                j -= 1
+            actions[j + 1] = a
         first = tree.num_edges_used[b]
         tree.first_edge[b, n] = first
         tree.num_edges[b, n] = count
