@@ -6,6 +6,8 @@ cold says so once, on stderr, before the first compile, instead of seeming to ha
 goes and, if that folder cannot be written (a package installed read-only, for which numba falls
 back to another folder or compiles in every process), to set ``NUMBA_CACHE_DIR`` to a writable one.
 ``ODD_ENV_QUIET_COMPILE=1`` silences it.
+
+:func:`stack_buffer` gives kernels small scratch arrays on the stack, so that a step allocates nothing.
 """
 
 from __future__ import annotations
@@ -15,10 +17,12 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from numba import njit
-from numba.core import event
+import numpy as np
+from numba import config, from_dtype, njit, types
+from numba.core import cgutils, event
+from numba.extending import intrinsic
 
-__all__ = ["njit"]
+__all__ = ["njit", "stack_buffer"]
 
 _said = False
 
@@ -63,3 +67,33 @@ class _FirstCompile(event.Listener):
 
 
 event.register("numba:compile", _FirstCompile())
+
+
+def stack_buffer(dtype: type, count: int):
+    """A numba intrinsic ``buffer()`` returning a fresh ``dtype[count]`` array on the calling kernel's stack.
+
+    It costs nothing at run time (the space is reserved in the kernel's frame once, not per call) and
+    its contents start undefined, like ``np.empty``. The array lives as long as the kernel that called
+    ``buffer()``: use it there and in what it calls, never return it. With ``NUMBA_DISABLE_JIT=1``
+    ``buffer()`` is ``np.empty(count, dtype)``.
+    """
+    nb_type = from_dtype(np.dtype(dtype))
+    array_type = types.Array(nb_type, 1, "C")
+    if config.DISABLE_JIT:
+        return lambda: np.empty(count, dtype)
+
+    @intrinsic
+    def buffer(typingctx):
+        def codegen(context, builder, signature, args):
+            item = context.get_value_type(nb_type)
+            data = cgutils.alloca_once(builder, item, size=count)
+            array = context.make_array(array_type)(context, builder)
+            itemsize = context.get_abi_sizeof(item)
+            context.populate_array(array, data=data, shape=[context.get_constant(types.intp, count)],
+                                   strides=[context.get_constant(types.intp, itemsize)],
+                                   itemsize=context.get_constant(types.intp, itemsize), meminfo=None)
+            return array._getvalue()
+
+        return array_type(), codegen
+
+    return buffer

@@ -10,6 +10,7 @@ from ...common.geometry import geometry, hexhex, square
 from ...game import Game, make
 from . import notation
 from .batch import OddBatch
+from .compiled import compiled_rules
 from .front import OddFrontEnd
 from .heuristics import HEURISTICS
 from .records import GameRecord
@@ -47,6 +48,7 @@ def make_game(name: str, size: int | None = None, variant: str = "") -> Game:
         to_text=lambda state, **options: to_text(own(state), **options),
         to_svg=lambda state, **options: to_svg(own(state), **options),
         front_end=lambda: OddFrontEnd(g.game, g.size),
+        compiled=lambda: compiled_rules(g.game, g.size),
         heuristics=HEURISTICS,
         extra={"geometry": g, "solver": "odd_env.games.odd.solver"},
     )

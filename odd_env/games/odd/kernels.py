@@ -29,7 +29,7 @@ so only those cells' parity bits are refreshed. Nothing is ever recounted.
 from __future__ import annotations
 
 import numpy as np
-from ..._compiling import njit
+from ..._compiling import njit, stack_buffer
 
 EMPTY, BLACK, WHITE, OFFBOARD = 0, 1, 2, 3
 
@@ -48,6 +48,12 @@ M_TURN = 11  # turns completed
 M_FLIPS_BLACK = 12  # empty cells where a black stone flips parity (k even)
 M_FLIPS_WHITE = 13  # the same for white
 META = 14
+
+
+MAX_CELLS = 23 * 23
+"""The most array cells of any board (Yodd base 12): the size of the kernels' scratch on the stack."""
+_roots_buffer = stack_buffer(np.int32, 8)  # distinct group roots around a cell (at most 6)
+_cells_buffer = stack_buffer(np.int32, MAX_CELLS)
 
 
 def state_size(n: int) -> int:
@@ -135,7 +141,7 @@ def _refresh_around(s, n, nbr, y, colour, roots):
 def place(s, n, nbr, x, colour):
     """Put a stone of ``colour`` on empty cell ``x``; return k (groups merged)."""
     m = 2 * n
-    roots = np.empty(8, dtype=np.int32)
+    roots = _roots_buffer()
     k = adjacent_groups(s, n, nbr, x, colour, roots)
     bits = s[m + META + x]  # x leaves the empty cells
     s[m + M_FLIPS_BLACK] -= 1 - (bits & 1)
@@ -158,7 +164,7 @@ def place(s, n, nbr, x, colour):
             # Relabel the smaller groups (small-to-large keeps this cheap);
             # only their empty neighbours, and x's, can now see two merged
             # groups as one.
-            members = np.empty(n, dtype=np.int32)
+            members = _cells_buffer()
             tail = 0
             for i in range(k):
                 r = roots[i]
@@ -197,7 +203,7 @@ def _flip_exists_after(s, n, nbr, x, colour, roots):
     not touch. Groups merged by ``x`` (roots given) count as one, with ``x``.
     """
     k0 = adjacent_groups(s, n, nbr, x, colour, roots)
-    local = np.empty(8, dtype=np.int32)
+    local = _roots_buffer()
     for y in range(n):
         if s[y] != EMPTY or y == x:
             continue
@@ -238,14 +244,21 @@ def legal_mask_into(s, n, nbr, mask, keep):
     cell, 1 if a stone there keeps parity (k odd), else 0; non-empty cells 0.
     Returns the number of legal actions.
     """
-    m = 2 * n
-    kb = m + META
-    flips_b = s[m + M_FLIPS_BLACK]
-    flips_w = s[m + M_FLIPS_WHITE]
+    kb = 2 * n + META
     for x in range(n):
         keep[0, x] = s[kb + x] & 1
     for x in range(n):
         keep[1, x] = (s[kb + x] >> 1) & 1
+    return legal_mask(s, n, nbr, mask)
+
+
+@njit(cache=True)
+def legal_mask(s, n, nbr, mask):
+    """:func:`legal_mask_into` without the parity planes; allocates nothing."""
+    m = 2 * n
+    kb = m + META
+    flips_b = s[m + M_FLIPS_BLACK]
+    flips_w = s[m + M_FLIPS_WHITE]
     mask[2 * n] = 0
     if s[m + M_DONE]:
         for x in range(2 * n):
@@ -272,11 +285,11 @@ def legal_mask_into(s, n, nbr, mask, keep):
         for x in range(n):
             mask[n + x] = s[x] == EMPTY
         return _count(mask)
-    roots = np.empty(8, dtype=np.int32)
+    roots = _roots_buffer()
     for x in range(n):
         empty = s[x] == EMPTY
-        keep_b = keep[0, x]
-        keep_w = keep[1, x]
+        keep_b = s[kb + x] & 1
+        keep_w = (s[kb + x] >> 1) & 1
         # A flipping first stone needs a flipping second stone. One of the
         # other colour on any other cell is unaffected by x.
         ok_b = (keep_b | ((flips_w - ((1 - keep_w) & empty)) > 0)) & empty
