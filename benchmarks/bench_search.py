@@ -103,7 +103,7 @@ def augment_ms(game, batch: int, rounds: int, seed: int) -> list[float]:
 def search_table(sources: list[str], a: argparse.Namespace, batches: list[int], folder: Path) -> None:
     """Print the simulations-per-second table of every network of ``sources``."""
     shipped = {net.name: net for net in agents.pretrained_networks()}
-    print(f"| game | network | searcher | sims/s (median) | min | max | vs first row |")
+    print("| game | network | searcher | sims/s (median) | min | max | vs first row |")
     print("|---|---|---|---:|---:|---:|---:|")
     for source in sources:
         path = fresh_network(source[6:], folder) if source.startswith("fresh:") else (

@@ -117,17 +117,20 @@ def test_batched_leaves_go_to_the_network_together(xodd4):
     state.apply(int(state.legal_actions()[3]))
     sizes = []
     player = agents.load("mcts", network=xodd4, simulations=64, batch=8, seed=0)
-    inner = player._policy_values
-    player._policy_values = lambda states: sizes.append(len(states)) or inner(states)
+    inner = player._player.evaluate_planes  # the network-guided search runs compiled (agents.search)
+    player._player.evaluate_planes = lambda planes, masks: sizes.append(len(planes)) or inner(planes, masks)
     action = player.act(state)
     assert state.legal_action_mask()[action]
     # Every simulation is counted once (a walk that met a leaf awaiting evaluation was undone) ...
     assert sum(player.root_visits().values()) == player.last_simulations == 64
-    nodes = _tree_nodes(player._root)
-    assert not any(node.pending for node in nodes)
-    for node in nodes:  # ... each node's visits are its edges' visits, each edge's value in [0, visits]
-        assert node.total == node.visits.sum()
-        assert np.all((node.wins >= 0) & (node.wins <= node.visits + 1e-9))
+    tree = player._compiled.tree
+    assert not tree.pending.any()
+    for n in range(tree.num_nodes[0]):  # ... each node's visits are its edges' visits, each edge's value in
+        count = tree.num_edges[0, n]  # [-visits, visits] (values on the [-1, 1] scale)
+        if count > 0:
+            edges = slice(tree.first_edge[0, n], tree.first_edge[0, n] + count)
+            assert tree.node_visits[0, n] == tree.visits[0, edges].sum()
+            assert np.all(np.abs(tree.value_sum[0, edges]) <= tree.visits[0, edges] + 1e-9)
     # ... and the leaves went to the network several at a time, at most `batch` per call.
     assert max(sizes) == 8 and len(sizes) < 64 // 2
     again = agents.load("mcts", network=xodd4, simulations=64, batch=8, seed=0)

@@ -54,7 +54,7 @@ class FixedNet:
         x = planes.reshape(-1).astype(np.float64)
         return (self.w @ x).astype(np.float32), np.float32(math.tanh(float(self.u @ x)))
 
-    def __call__(self, planes: np.ndarray):
+    def __call__(self, planes: np.ndarray, masks: np.ndarray):
         self.calls += 1
         out = [self.one(p) for p in planes]
         return np.stack([o[0] for o in out]), np.array([o[1] for o in out], np.float32)
@@ -307,7 +307,7 @@ def test_az_plays_legal_games_in_the_arena(tictactoe):
     ("az:simulations=1e30", "simulations must be an integer from 1 to 1,000,000"),
     ("az:simulations=0", "simulations must be an integer >= 1"),
     ("az:time=-1", "time must be a finite number in (0, 3600]"),
-    ("az:batch=5000", "batch must be an integer from 1 to 1,024"),
+    ("az:batch=5000", "batch must be an integer from 1 to 4,096"),
     ("az:c=-1", "c_puct must be a finite number >= 0"),
     ("az:noise=2", "noise_fraction must be a finite number in [0, 1]"),
     ("az:network=nothing-here", "network must be a pretrained network's name"),

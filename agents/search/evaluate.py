@@ -1,8 +1,8 @@
 """Evaluators of search leaves: a policy-value network (torch), called once per wave on all leaves.
 
-An evaluator is ``f(planes int8[L, C, H, W]) -> (logits float32[L, A], values float32[L])``
-(:data:`agents.search.search.Evaluator`); the search masks and normalises the logits over
-each leaf's legal actions itself. Torch is imported here only.
+An evaluator is ``f(planes int8[L, C, H, W], masks int8[L, A]) -> (logits float32[L, A], values
+float32[L])`` (:data:`agents.search.search.Evaluator`); the search masks and normalises the logits
+over each leaf's legal actions itself. Torch is imported here only.
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ class NetworkEvaluator:
         """Network calls made."""
 
     @torch.no_grad()
-    def __call__(self, planes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Logits and values (for the player to decide) of a batch of planes."""
+    def __call__(self, planes: np.ndarray, masks: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Logits and values (for the player to decide) of a batch of planes (the masks are not needed)."""
         before = torch.get_num_threads()
         if self.threads is not None and self.threads != before:
             torch.set_num_threads(self.threads)

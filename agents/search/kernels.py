@@ -114,12 +114,13 @@ def new_child(apply, is_terminal, to_move, returns, tables, tree, b, n, e):
 
 
 @njit  # takes the game's kernels: a new process compiles anew (no disk cache)
-def select_leaves(apply, is_terminal, to_move, returns, observe, tables, tree, budget, leaves, c_puct,
-                  fpu_reduction, virtual_loss, leaf_tree, leaf_node, planes, done):
+def select_leaves(apply, is_terminal, to_move, returns, observe, legal_mask, tables, tree, budget, leaves, c_puct,
+                  fpu_reduction, virtual_loss, leaf_tree, leaf_node, planes, masks, done):
     """One wave's walks: up to ``min(leaves, budget[b])`` per tree ``b``.
 
     New leaves go to ``leaf_tree``/``leaf_node`` with their planes (for the player to decide
-    there) in ``planes[k]`` (``int8[L, C, H * W]``; not written when ``planes`` has no rows);
+    there) in ``planes[k]`` (``int8[L, C, H * W]``) and their legal actions in ``masks[k]``
+    (``int8[L, num_actions]``), neither written when ``planes`` has no rows;
     ``done[b]`` counts the simulations each tree ran (leaves and finished games). Returns the
     number of leaves to evaluate.
     """
@@ -146,6 +147,7 @@ def select_leaves(apply, is_terminal, to_move, returns, observe, tables, tree, b
                         leaf_node[num_leaves] = n
                         if write_planes:
                             observe(tree.states[b, n], tables, tree.to_move[b, n], planes[num_leaves])
+                            legal_mask(tree.states[b, n], tables, masks[num_leaves])
                         num_leaves += 1
                     break
                 e = select_edge(tree, b, n, c_puct, fpu_reduction)

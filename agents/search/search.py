@@ -18,7 +18,7 @@ one call of the evaluator, and expands them and backs their values up in compile
 network's.
 
 An evaluator takes ``int8[L, C, H, W]`` planes (each leaf seen by the player to decide there)
-and returns ``(logits float32[L, num_actions], values float32[L])``, the values in [-1, 1] for
+and ``int8[L, num_actions]`` legal-action masks, and returns ``(logits float32[L, num_actions], values float32[L])``, the values in [-1, 1] for
 that player (:class:`NetworkEvaluator` wraps a :class:`agents.train.network.PolicyValueNet`).
 Without one the priors are uniform and the value is 0, or, with ``config.rollouts``, the mean
 return of random games played from the leaf.
@@ -38,10 +38,12 @@ from ..base import check_float, check_int
 from . import kernels as K
 from . import tree as T
 
-Evaluator = Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]]
-"""``f(planes int8[L, C, H, W]) -> (logits float32[L, A], values float32[L] in [-1, 1] for the player to decide)``."""
+Evaluator = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+"""``f(planes int8[L, C, H, W], masks int8[L, A]) -> (logits float32[L, A], values float32[L])``: the values in
+[-1, 1] for the player to decide; the masks are the legal actions (the search renormalises the priors over
+them itself: an evaluator may ignore them)."""
 
-MAX_LEAVES = 1024
+MAX_LEAVES = 4096
 """Most leaves one tree may add in a wave (``SearchConfig.leaves``)."""
 
 MAX_TREES = 65536
@@ -122,6 +124,7 @@ class BatchedSearch:
         self._rng_state = np.array([int(self.rng.integers(1, 2**63 - 1))], np.uint64)
         rows = self.num_trees * self.config.leaves
         self._planes = np.zeros((rows if evaluator is not None else 0, r.num_planes, r.height * r.width), np.int8)
+        self._masks = np.zeros((rows if evaluator is not None else 0, r.num_actions), np.int8)
         self._leaf_tree = np.zeros(rows, np.int32)
         self._leaf_node = np.zeros(rows, np.int32)
         self._done = np.zeros(self.num_trees, np.int32)
@@ -214,9 +217,9 @@ class BatchedSearch:
         r, c = self.rules, self.config
         self._ensure_room(leaves)
         t0 = time.perf_counter()
-        n = K.select_leaves(r.apply, r.is_terminal, r.to_move, r.returns, r.observe, r.tables, self.tree, budget,
-                            leaves, c.c_puct, c.fpu_reduction, c.virtual_loss, self._leaf_tree, self._leaf_node,
-                            self._planes, self._done)
+        n = K.select_leaves(r.apply, r.is_terminal, r.to_move, r.returns, r.observe, r.legal_mask, r.tables,
+                            self.tree, budget, leaves, c.c_puct, c.fpu_reduction, c.virtual_loss, self._leaf_tree,
+                            self._leaf_node, self._planes, self._masks, self._done)
         t1 = time.perf_counter()
         logits, values = self._no_logits, np.zeros(n, np.float32)
         if n and self.evaluator is not None:
@@ -235,7 +238,7 @@ class BatchedSearch:
     def _evaluate(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         r = self.rules
         planes = self._planes[:n].reshape(n, r.num_planes, r.height, r.width)
-        logits, values = self.evaluator(planes)
+        logits, values = self.evaluator(planes, self._masks[:n])
         logits = np.ascontiguousarray(logits, dtype=np.float32)
         values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
         if logits.shape != (n, r.num_actions) or values.shape != (n,):
@@ -243,8 +246,8 @@ class BatchedSearch:
                              f"leaves, got {logits.shape} and {values.shape}")
         if not (np.isfinite(values).all() and (np.abs(values) <= 1.0).all()):
             raise ValueError("the evaluator's values must be finite numbers in [-1, 1] (for the player to decide)")
-        if np.isnan(logits).any():
-            raise ValueError("the evaluator's logits hold NaN")
+        if np.isnan(logits).any() or np.isposinf(logits).any():
+            raise ValueError("the evaluator's logits hold NaN or +inf (-inf is an action it rules out)")
         return logits, values
 
     def _prepare_roots(self, noise: bool) -> None:
