@@ -6,15 +6,18 @@ initialised network of the default PPO config, e.g. ``fresh:yinsh`` where no net
 positions are drawn by random play from the start (``--plies`` random actions, at most), and
 each searcher searches them for ``--simulations`` simulations:
 
-* ``mcts network, batch k``: :class:`agents.players.mcts.MCTSAgent` with ``network=``, Python per node,
+* ``mcts network, Python tree (before)``: :class:`agents.players.mcts.MCTSAgent` with ``network=`` and
+  ``compiled=False``, the network-guided search as it was before the compiled search: Python per node,
   one position at a time, ``k`` leaves per network call;
+* ``mcts network, compiled``: the same player as it is now (``network=``: the compiled search, one tree);
 * ``az, batch k``: the ``az`` player (:class:`agents.players.az.AZAgent`), one compiled tree, ``k``
   leaves per network call;
 * ``batched search, T trees``: :class:`agents.search.BatchedSearch` over ``--trees`` positions at once,
   ``--leaves`` leaves per tree per wave: one network call per wave for all trees.
 
-Each row is measured ``--rounds`` times (the first compile excluded); simulations per second
-are the medians, and the last column their ratio to the first row. Torch runs on one thread.
+Each row is measured ``--rounds`` times, the rounds interleaved (the first compile excluded);
+simulations per second are the medians, and the last column their ratio to the first row. Torch
+runs on one thread.
 
     python benchmarks/bench_search.py xodd9 fresh:yinsh --simulations 200 --trees 128
     python benchmarks/bench_search.py runs/x5/last.pt --batches 1,8 --rounds 3
@@ -114,18 +117,23 @@ def search_table(sources: list[str], a: argparse.Namespace, batches: list[int], 
         net = f"{cfg['channels']}x{cfg['blocks']}, " + (
             "fresh" if source.startswith("fresh:") else f"{meta.get('global_step', 0):,} steps")
         states = positions(game, max(a.trees, a.moves), a.plies, a.seed)
-        rows: list[tuple[str, list[float]]] = []
-        for b in batches:
-            rows.append((f"mcts network, batch {b}", [player_rate("mcts", {"network": path, "batch": b},
-                                                                  states[:a.moves], a.simulations)
-                                                      for _ in range(a.rounds)]))
-        for b in batches:
-            rows.append((f"az, batch {b}", [player_rate("az", {"network": path, "batch": b}, states[:a.moves],
-                                                        a.simulations) for _ in range(a.rounds)]))
+        moves = states[:a.moves]
         search = BatchedSearch(game, a.trees, NetworkEvaluator(load_network(path)), SearchConfig(leaves=a.leaves))
         batched_rate(search, states[:a.trees], 2)  # compiles
-        rows.append((f"batched search, {a.trees} trees x {a.leaves} leaves",
-                     [batched_rate(search, states[:a.trees], a.simulations) for _ in range(a.rounds)]))
+        searchers = [(f"mcts network, Python tree (before), batch {b}",
+                      lambda b=b: player_rate("mcts", {"network": path, "batch": b, "compiled": False}, moves,
+                                              a.simulations)) for b in batches]
+        searchers += [(f"mcts network, compiled, batch {b}",
+                       lambda b=b: player_rate("mcts", {"network": path, "batch": b}, moves, a.simulations))
+                      for b in batches]
+        searchers += [(f"az, batch {b}", lambda b=b: player_rate("az", {"network": path, "batch": b}, moves,
+                                                                  a.simulations)) for b in batches]
+        searchers.append((f"batched search, {a.trees} trees x {a.leaves} leaves",
+                          lambda: batched_rate(search, states[:a.trees], a.simulations)))
+        rows: list[tuple[str, list[float]]] = [(label, []) for label, _ in searchers]
+        for _ in range(a.rounds):  # rounds interleaved: a change of the machine's load hits every row alike
+            for (_, rates), (_, measure) in zip(rows, searchers):
+                rates.append(measure())
         base = statistics.median(rows[0][1])
         for label, rates in rows:
             med = statistics.median(rates)

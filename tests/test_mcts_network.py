@@ -146,6 +146,20 @@ def test_one_leaf_at_a_time_is_the_plain_search(xodd4):
     assert by_network.root_visits() == by_function.root_visits()
 
 
+@pytest.mark.parametrize("batch", [1, 4])
+def test_the_compiled_search_equals_the_python_tree(xodd4, batch):
+    state = make("xodd", 4).new_state()
+    state.apply(5)
+    compiled = agents.load("mcts", network=xodd4, simulations=80, batch=batch, seed=3)
+    python = agents.load("mcts", network=xodd4, simulations=80, batch=batch, seed=3, compiled=False)
+    assert python.label.endswith("compiled=False") and compiled.options["compiled"] is True
+    for _ in range(3):  # and again from the reused trees
+        action = compiled.act(state)
+        assert python.act(state) == action
+        assert compiled.root_visits() == python.root_visits()
+        state.apply(action)
+
+
 def test_policy_values_is_policy_value_of_each_position(xodd4):
     network = PPOAgent(path=xodd4)
     rng = np.random.default_rng(0)

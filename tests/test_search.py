@@ -202,10 +202,13 @@ def _winning_decisions(position, depth: int = 4) -> list[int]:
     return wins
 
 
-def test_it_finds_a_yinsh_blitz_win_spread_over_several_decisions():
-    """A ring move that makes a row, the row's removal and a ring's removal are three decisions of one
-    player: the win backs up through them with no alternating sign."""
-    game = make("yinsh", variant="blitz")
+@pytest.mark.parametrize("name,size,variant,several", [("yinsh", None, "blitz", True), ("xodd", 4, "", False),
+                                                       ("yodd", 3, "", False)])
+def test_it_finds_the_win_of_positions_met_in_random_play(name, size, variant, several):
+    """YINSH blitz: a ring move that makes a row, the row's removal and a ring's removal are three
+    decisions of one player, and the win backs up through them with no alternating sign. Xodd and
+    Yodd: a pass that ends the game with a win (found by the search, not a shortcut)."""
+    game = make(name, size, variant)
     rng = np.random.default_rng(11)
     found = None
     for _ in range(40):
@@ -214,16 +217,17 @@ def test_it_finds_a_yinsh_blitz_win_spread_over_several_decisions():
             legal = state.legal_actions()
             if len(legal) > 3:
                 wins = _winning_decisions(state)
-                if wins and len(wins) < len(legal) // 2 and state.child(wins[0]).to_move == state.to_move:
+                if wins and len(wins) < len(legal) // 2 and (not several or not state.child(wins[0]).is_terminal):
                     found = (state.copy(), wins)
                     break
             state.apply(int(legal[rng.integers(len(legal))]))
         if found is not None:
             break
-    assert found is not None, "no position with a several-decision win in 40 random games"
+    assert found is not None, f"no position with a win for the player to decide in 40 random games of {game.label}"
     state, wins = found
     player = agents.load("az:simulations=400,rollouts=0,batch=4", seed=0)
     assert player.act(state) in wins
+    assert player.root_values()[player.act(state)] > 0.5
 
 
 # ------------------------------------------------------------ reuse, noise, budgets

@@ -44,6 +44,15 @@ refused. Without priors, 200 simulations barely visit each of
 the ~100-200 first stones once on the larger boards; the priors make the
 search beat the greedy player there too.
 
+A network-guided search runs compiled: the batched search of :mod:`agents.search`
+(one tree; the same PUCT, first-play urgency, virtual loss and reuse, on the game's
+compiled rules), the network, averaged over ``symmetries`` and blended with the group
+balance (``group_weight``), as its evaluator; ties between equally visited and valued
+actions are drawn with the seed as before, ties inside the tree go to the lowest action.
+``compiled=False`` searches the Python tree instead (the search before it; the same
+visit counts, several times slower: ``benchmarks/bench_search.py``). The Python tree
+(:mod:`agents.players.mcts_tree`) serves rollouts and ``policy_value_fn``.
+
 With a value function, ``batch`` leaves are gathered before they are
 evaluated (one network call for all of them with ``network=``): each walk
 down counts its visits at once and its value only when its leaf is evaluated
@@ -158,6 +167,10 @@ class MCTSAgent(PythonTreeSearch, Agent):
             and values (the same as its ``PPOAgent.policy_value`` as
             ``policy_value_fn``); ties the agent to the network's game.
         reuse_tree: keep the subtree of the position reached for the next call.
+        compiled: with ``network=``, search with the compiled batched search
+            (:mod:`agents.search`, default); False searches the Python tree as
+            ``policy_value_fn=`` does (the search before it, kept to measure against:
+            ``benchmarks/bench_search.py``).
         seed: seeds every random choice (tie-breaks, rollouts).
     """
 
@@ -181,6 +194,7 @@ class MCTSAgent(PythonTreeSearch, Agent):
         fpu_reduction: float = 0.0,
         symmetries: int = 1,
         group_weight: float | None = None,
+        compiled: bool = True,
     ):
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
@@ -251,7 +265,9 @@ class MCTSAgent(PythonTreeSearch, Agent):
         self.reuse_tree = reuse_tree
         self._rng_state = new_rng_state(self.rng)
         self._root: Node | None = None
-        self._player = player  # network=: the compiled search (agents.search) evaluates with it
+        self.compiled = check_bool("mcts option compiled", compiled)
+        # network= with compiled: the compiled search (agents.search) evaluates with the network
+        self._player = player if self.compiled else None
         self._compiled: BatchedSearch | None = None
         self._searched: Game | None = None  # the game the compiled tree holds, once searched
         self.last_simulations = 0
@@ -296,7 +312,7 @@ class MCTSAgent(PythonTreeSearch, Agent):
             "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
             "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
             "network": self.network, "batch": self.batch, "fpu_reduction": self.fpu_reduction,
-            "symmetries": self.symmetries, "group_weight": self.group_weight,
+            "symmetries": self.symmetries, "group_weight": self.group_weight, "compiled": self.compiled,
         }
 
     @property
