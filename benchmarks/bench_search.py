@@ -15,6 +15,9 @@ each searcher searches them for ``--simulations`` simulations:
 * ``batched search, T trees``: :class:`agents.search.BatchedSearch` over ``--trees`` positions at once,
   ``--leaves`` leaves per tree per wave: one network call per wave for all trees.
 
+A second table times the search machinery alone, with a uniform evaluator instead of the network:
+the Python tree against the batched search.
+
 Each row is measured ``--rounds`` times, the rounds interleaved (the first compile excluded);
 simulations per second are the medians, and the last column their ratio to the first row. Torch
 runs on one thread.
@@ -85,6 +88,50 @@ def batched_rate(search: BatchedSearch, states: list, simulations: int) -> float
     t = time.perf_counter()
     done = search.run(simulations)
     return float(done.sum()) / (time.perf_counter() - t)
+
+
+def search_only_table(sources: list[str], a: argparse.Namespace) -> None:
+    """Print simulations per second of the search machinery alone: a uniform evaluator (zero logits and
+    values, no network) in the Python tree and in the batched search, for the game of every source."""
+    shipped = {net.name: net for net in agents.pretrained_networks()}
+    print("| game | searcher, uniform evaluator (no network) | sims/s (median) | min | max | vs first row |")
+    print("|---|---|---:|---:|---:|---:|")
+    for source in sources:
+        if source.startswith("fresh:"):
+            game = make(source[6:])
+        else:
+            meta = read_metadata(str(shipped[source].path) if source in shipped else source)
+            game = make(meta["game"], meta["board_size"] or None, meta.get("variant", ""))
+        n = game.num_actions
+        states = positions(game, max(a.trees, a.moves), a.plies, a.seed)
+
+        def uniform(planes: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return np.zeros((len(planes), n), np.float32), np.zeros(len(planes), np.float32)
+
+        def python_tree() -> float:
+            player = agents.load("mcts", simulations=a.simulations, policy_value_fn=lambda s: (np.ones(n), 0.0),
+                                 group_weight=0.0, reuse_tree=False, seed=0)
+            sims, t = 0, time.perf_counter()
+            for state in states[:a.moves]:
+                player.act(state)
+                sims += player.last_simulations
+            return sims / (time.perf_counter() - t)
+
+        search = BatchedSearch(game, a.trees, uniform, SearchConfig(leaves=a.leaves))
+        batched_rate(search, states[:a.trees], 2)  # compiles
+        searchers = [("mcts Python tree, batch 1", python_tree),
+                     (f"batched search, {a.trees} trees x {a.leaves} leaves",
+                      lambda: batched_rate(search, states[:a.trees], a.simulations))]
+        rows: list[tuple[str, list[float]]] = [(label, []) for label, _ in searchers]
+        for _ in range(a.rounds):
+            for (_, rates), (_, measure) in zip(rows, searchers):
+                rates.append(measure())
+        base = statistics.median(rows[0][1])
+        for label, rates in rows:
+            med = statistics.median(rates)
+            print(f"| {game.label} | {label}, {a.simulations} sims | {med:,.0f} | {min(rates):,.0f} "
+                  f"| {max(rates):,.0f} | {med / base:.1f}x |", flush=True)
+    print()
 
 
 def augment_ms(game, batch: int, rounds: int, seed: int) -> list[float]:
@@ -175,6 +222,7 @@ def main() -> None:
     if a.networks:
         with tempfile.TemporaryDirectory() as folder:
             search_table(a.networks, a, batches, Path(folder))
+        search_only_table(a.networks, a)
     print(f"| game | symmetries | map_batch of {a.batch:,} samples, ms (median) | min |")
     print("|---|---:|---:|---:|")
     for name, size, variant in (("xodd", 5, ""), ("xodd", 9, ""), ("yodd", 3, ""), ("yodd", 6, ""), ("yinsh", None, "")):
