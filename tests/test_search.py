@@ -358,3 +358,21 @@ def test_az_with_a_network_checkpoint_plays_yinsh_blitz_in_the_arena(tmp_path):
     assert result.plies > 10
     with pytest.raises(ValueError, match="plays yinsh blitz, not tictactoe"):
         player.act(make("tictactoe").new_state())
+
+
+def test_az_specs_work_as_gymnasium_opponents_and_in_play_sessions():
+    import gymnasium
+
+    import odd_env  # noqa: F401  (registers the Gymnasium envs)
+    from agents.play.session import PlaySession
+
+    env = gymnasium.make("odd_env/Xodd-v0", board_size=3, opponent="az:simulations=16,batch=4", play_as="black")
+    obs, info = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    done = False
+    while not done:
+        mask = obs["action_mask"] if isinstance(obs, dict) else info["action_mask"]
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        done = terminated or truncated
+    session = PlaySession("xodd", 3, opponent="az:time=0.05", human="black", seed=0)
+    assert session.opponent.label == "az:time=0.05"
