@@ -312,8 +312,10 @@ def test_az_plays_legal_games_in_the_arena(tictactoe):
     ("az:simulations=0", "simulations must be an integer >= 1"),
     ("az:time=-1", "time must be a finite number in (0, 3600]"),
     ("az:batch=5000", "batch must be an integer from 1 to 4,096"),
-    ("az:c=-1", "c_puct must be a finite number >= 0"),
-    ("az:noise=2", "noise_fraction must be a finite number in [0, 1]"),
+    ("az:c=-1", "az option c must be a finite number >= 0"),
+    ("az:noise=2", "az option noise must be a finite number in [0, 1]"),
+    ("az:rollouts=1e9", "az option rollouts must be an integer from 0 to 1,000"),
+    ("az:reuse_tree=7", "az option reuse_tree must be true or false"),
     ("az:network=nothing-here", "network must be a pretrained network's name"),
 ])
 def test_bad_options_are_refused_clearly(spec, message):
@@ -356,6 +358,11 @@ def test_az_with_a_network_checkpoint_plays_yinsh_blitz_in_the_arena(tmp_path):
     assert player.game is make("yinsh", variant="blitz") and player.network_sha256
     result = play_game(spec, "random", player.game, seed=1)  # the arena checks every move
     assert result.plies > 10
+    import pickle
+
+    state = player.game.new_state()
+    copy = pickle.loads(pickle.dumps(player))  # what the arena sends to its worker processes
+    assert copy.act(state) == agents.load(spec, seed=0).act(state) and copy.network_sha256 == player.network_sha256
     with pytest.raises(ValueError, match="plays yinsh blitz, not tictactoe"):
         player.act(make("tictactoe").new_state())
 

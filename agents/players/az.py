@@ -74,12 +74,13 @@ class AZAgent(Agent):
             rollouts = check_int("az option rollouts", rollouts, 0, 1000)
         threads = None if threads is None else check_int("az option threads", threads, 1, MAX_THREADS)
         self.reuse_tree = check_bool("az option reuse_tree", reuse_tree)
-        try:
-            self.config = SearchConfig(c_puct=c, leaves=batch, fpu_reduction=fpu_reduction, noise_fraction=noise,
-                                       dirichlet_alpha=dirichlet_alpha,
-                                       rollouts=rollouts if rollouts is not None else (0 if network else 1))
-        except ValueError as err:
-            raise ValueError(str(err).replace("search ", "az option ", 1)) from None
+        c = check_float("az option c", c, 0.0)
+        fpu_reduction = check_float("az option fpu_reduction", fpu_reduction, 0.0, 2.0)
+        noise = check_float("az option noise", noise, 0.0, 1.0)
+        dirichlet_alpha = check_float("az option dirichlet_alpha", dirichlet_alpha, 0.0, 100.0, low_open=True)
+        self.config = SearchConfig(c_puct=c, leaves=batch, fpu_reduction=fpu_reduction, noise_fraction=noise,
+                                   dirichlet_alpha=dirichlet_alpha,
+                                   rollouts=rollouts if rollouts is not None else (0 if network else 1))
         player = None
         if network is not None:
             player = load_search_network(network, "az")
