@@ -428,13 +428,13 @@ class MCTSAgent(PythonTreeSearch, Agent):
 
     def _evaluate_planes(self, planes: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The compiled search's evaluator: the network's masked policy (as log-probabilities) and value,
-        blended with the group balance by ``group_weight`` (:meth:`Game.from_observation` gives the position)."""
+        blended with the group balance by ``group_weight`` (of the leaves' positions, from the search)."""
         probs, values = self._player.evaluate_planes(planes, masks)
         w = self._group_weight
         if w:
-            game = self._player.game
-            for k in range(len(planes)):
-                balance = game.heuristics.balance(game.from_observation(planes[k]))
+            rules, heuristics = self._compiled.rules, self._player.game.heuristics
+            for k, data in enumerate(self._compiled.leaf_states()):
+                balance = heuristics.balance(rules.decode(data))
                 values[k] = (1.0 - w) * values[k] + w * math.tanh(balance / GROUP_SCALE)
         with np.errstate(divide="ignore"):
             return np.log(probs), values

@@ -128,6 +128,7 @@ class BatchedSearch:
         self._leaf_tree = np.zeros(rows, np.int32)
         self._leaf_node = np.zeros(rows, np.int32)
         self._done = np.zeros(self.num_trees, np.int32)
+        self._evaluating = 0
         self._actions = np.zeros(r.num_actions, np.int32)
         self._no_logits = np.zeros((0, r.num_actions), np.float32)
         self.stats = {"waves": 0, "leaves": 0, "evaluate_s": 0.0, "search_s": 0.0}
@@ -235,10 +236,20 @@ class BatchedSearch:
         self.stats["search_s"] += (t1 - t0) + (t3 - t2)
         return self._done
 
+    def leaf_states(self) -> np.ndarray:
+        """int32[L, state_size]: copies of the positions of the leaves being evaluated (for an evaluator that
+        needs more than the planes: ``rules.decode`` makes them positions); empty outside an evaluation."""
+        n = self._evaluating
+        return self.tree.states[self._leaf_tree[:n], self._leaf_node[:n]]
+
     def _evaluate(self, n: int) -> tuple[np.ndarray, np.ndarray]:
         r = self.rules
         planes = self._planes[:n].reshape(n, r.num_planes, r.height, r.width)
-        logits, values = self.evaluator(planes, self._masks[:n])
+        self._evaluating = n
+        try:
+            logits, values = self.evaluator(planes, self._masks[:n])
+        finally:
+            self._evaluating = 0
         logits = np.ascontiguousarray(logits, dtype=np.float32)
         values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
         if logits.shape != (n, r.num_actions) or values.shape != (n,):
