@@ -139,6 +139,7 @@ def augment_ms(game, batch: int, rounds: int, seed: int) -> list[float]:
     rng = np.random.default_rng(seed)
     group = symmetries(game)
     obs = rng.integers(0, 2, size=(batch, *game.observation_shape), dtype=np.int8)
+    obs[:, game.onboard_plane] = game.onboard.reshape(game.height, game.width)  # the board's own points
     mask = rng.integers(0, 2, size=(batch, game.num_actions)).astype(bool)
     actions = rng.integers(0, game.num_actions, size=batch)
     out = []

@@ -383,3 +383,28 @@ def test_az_specs_work_as_gymnasium_opponents_and_in_play_sessions():
         done = terminated or truncated
     session = PlaySession("xodd", 3, opponent="az:time=0.05", human="black", seed=0)
     assert session.opponent.label == "az:time=0.05"
+
+
+def test_bench_search_prints_its_tables_and_refuses_bad_arguments(tictactoe, monkeypatch, capsys):
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    folder = Path(__file__).resolve().parents[1] / "benchmarks"
+    monkeypatch.syspath_prepend(str(folder))  # the script imports its _args helpers from there
+    spec = importlib.util.spec_from_file_location("bench_search_script", folder / "bench_search.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    for argv, message in ((["fresh:nogame"], "fresh:GAME takes a game name"), (["--batches", "0"], "--batches")):
+        monkeypatch.setattr(sys, "argv", ["bench_search.py", *argv])
+        with pytest.raises(SystemExit) as exc:
+            bench.main()
+        assert exc.value.code == 2 and message in capsys.readouterr().err
+    monkeypatch.setattr(sys, "argv", ["bench_search.py", "fresh:tictactoe", "--simulations", "8", "--trees", "4",
+                                      "--moves", "2", "--rounds", "1", "--batches", "2", "--batch", "8"])
+    bench.main()
+    out = capsys.readouterr().out
+    for row in ("mcts network, Python tree (before), batch 2, 8 sims", "mcts network, compiled, batch 2",
+                "az, batch 2", "batched search, 4 trees x 1 leaves", "mcts Python tree, batch 1",
+                "| yinsh | 12 |"):
+        assert row in out, out
