@@ -408,3 +408,31 @@ def test_bench_search_prints_its_tables_and_refuses_bad_arguments(tictactoe, mon
                 "az, batch 2", "batched search, 4 trees x 1 leaves", "mcts Python tree, batch 1",
                 "| yinsh | 12 |"):
         assert row in out, out
+
+
+def test_a_failing_evaluator_leaves_the_tree_consistent(tictactoe):
+    net = FixedNet(tictactoe, seed=1)
+    calls = []
+
+    def flaky(planes, masks):
+        calls.append(len(planes))
+        if len(calls) == 4:
+            raise RuntimeError("the network fell over")
+        return net(planes, masks)
+
+    search = BatchedSearch(tictactoe, 2, flaky, SearchConfig(leaves=3))
+    search.set_roots([tictactoe.new_state(), board("X . . / . O . / . . .")])
+    with pytest.raises(RuntimeError, match="fell over"):
+        search.run(50)
+    assert not search.tree.pending.any()
+    counted = [sum(search.root_visits(b).values()) for b in range(2)]
+    done = search.run(40)  # goes on from the consistent tree: nothing waits, no virtual loss is left
+    assert [sum(search.root_visits(b).values()) for b in range(2)] == [c + 40 for c in counted]
+    assert done.tolist() == [40, 40]
+    for b in range(2):
+        edges = search.root_edges(b)
+        assert np.all(np.abs(edges["q"]) <= 1.0)
+    with pytest.raises(ValueError, match=r"the evaluator must return logits \(1, 10\) and values \(1,\)"):
+        bad = BatchedSearch(tictactoe, 1, lambda planes, masks: (np.zeros((1, 3)), np.zeros(1)))
+        bad.set_root(0, tictactoe.new_state())
+        bad.run(5)

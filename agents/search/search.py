@@ -224,7 +224,15 @@ class BatchedSearch:
         t1 = time.perf_counter()
         logits, values = self._no_logits, np.zeros(n, np.float32)
         if n and self.evaluator is not None:
-            logits, values = self._evaluate(n)
+            try:
+                logits, values = self._evaluate(n)
+            except BaseException:
+                # Take the wave's walks back (a bad evaluator, Ctrl-C): no leaf stays waiting, no loss virtual.
+                for k in range(n):
+                    b, node = self._leaf_tree[k], self._leaf_node[k]
+                    self.tree.pending[b, node] = 0
+                    K.undo_walk(self.tree, b, node, c.virtual_loss)
+                raise
         t2 = time.perf_counter()
         K.expand_leaves(r.legal_actions, r.apply, r.is_terminal, r.returns, r.tables, self.tree, self._leaf_tree,
                         self._leaf_node, n, logits, values, c.rollouts, c.virtual_loss, self._actions,
@@ -261,11 +269,10 @@ class BatchedSearch:
             raise ValueError("the evaluator's logits hold NaN or +inf (-inf is an action it rules out)")
         return logits, values
 
-    def _prepare_roots(self, noise: bool) -> None:
-        """Expand the roots that are not yet (one evaluation each, not counted as a simulation) and
-        set the priors the root's choices use: its own, mixed with Dirichlet noise when ``noise``."""
+    def _prepare_roots(self, noise: bool, live: np.ndarray) -> None:
+        """Expand the roots of the ``live`` trees that are not yet (one evaluation each, not counted as a
+        simulation) and set the priors the root's choices use: its own, mixed with Dirichlet noise when ``noise``."""
         t = self.tree
-        live = (t.num_nodes > 0) & (t.terminal[:, 0] == 0)
         fresh = live & (t.num_edges[:, 0] < 0)
         if fresh.any():
             self._wave(fresh.astype(np.int32), 1)
@@ -295,13 +302,16 @@ class BatchedSearch:
             wanted[[self._check_tree(int(b)) for b in trees]] = True
         t = self.tree
         wanted &= (t.num_nodes > 0) & (t.terminal[:, 0] == 0)
-        self._prepare_roots(bool(noise))
+        self._prepare_roots(bool(noise), wanted)
         done = np.zeros(self.num_trees, np.int64)
         while True:
             budget = np.where(wanted, simulations - done, 0).astype(np.int32)
             if not budget.any():
                 break
-            done += self._wave(budget, self.config.leaves)
+            ran = self._wave(budget, self.config.leaves)
+            if not ran.any():
+                raise RuntimeError("a search wave ran no simulation: the tree holds leaves that wait for an evaluation")
+            done += ran
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         return done
