@@ -436,3 +436,54 @@ def test_a_failing_evaluator_leaves_the_tree_consistent(tictactoe):
         bad = BatchedSearch(tictactoe, 1, lambda planes, masks: (np.zeros((1, 3)), np.zeros(1)))
         bad.set_root(0, tictactoe.new_state())
         bad.run(5)
+
+
+# ------------------------------------------------------------ Gumbel root selection
+def test_sequential_halvings_schedule():
+    from agents.search.gumbel import considered_visits
+
+    assert considered_visits(4, 8).tolist() == [0, 0, 0, 0, 1, 1, 2, 2]
+    assert considered_visits(1, 3).tolist() == [0, 1, 2]
+    seq = considered_visits(16, 64)
+    assert len(seq) == 64 and seq[:16].tolist() == [0] * 16 and seq.max() < 64 // 2
+
+
+@pytest.mark.parametrize("text,win", [("X X . / O O . / . . .", 2), (". . . / O O . / X X .", 8),
+                                      ("X O X / . O . / . . X", 7)])
+def test_gumbel_root_selection_finds_the_win_and_improves_the_policy(tictactoe, text, win):
+    state = board(text)
+    search = BatchedSearch(tictactoe, 2, None, SearchConfig(gumbel=16), seed=0)
+    search.set_roots([state, tictactoe.new_state()])
+    assert search.run(24).tolist() == [24, 24]
+    assert search.best_action(0) == win
+    policy = search.improved_policy()
+    legal = state.legal_action_mask().astype(bool)
+    assert abs(policy[0].sum() - 1) < 1e-5 and policy[0][~legal].sum() == 0 and policy[0].argmax() == win
+    visits = search.root_visits(0)
+    assert sum(visits.values()) == 24 and visits[win] == max(visits.values())
+    # sequential halving: every legal action considered once (fewer than 16), then the better half goes on
+    counts = sorted(visits.values())
+    assert counts[0] > 0 and len(set(counts[:-2])) == 1 and counts[-2] > counts[0]
+    with pytest.raises(ValueError, match="use visit_policy"):
+        plain = BatchedSearch(tictactoe, 1, None, SearchConfig())
+        plain.set_root(0, state)
+        plain.run(4)
+        plain.improved_policy()
+
+
+def test_gumbel_noise_is_seeded_and_needs_one_leaf(tictactoe):
+    state = tictactoe.new_state()
+    chosen = []
+    for seed in (1, 1, 2, 3, 4):
+        search = BatchedSearch(tictactoe, 1, FixedNet(tictactoe, 0), SearchConfig(gumbel=8), seed=seed)
+        search.set_root(0, state)
+        search.run(16, noise=True)
+        chosen.append((search.best_action(0), tuple(search.root_visits(0).items())))
+    assert chosen[0] == chosen[1] and len(set(chosen)) > 2
+    with pytest.raises(ValueError, match="gumbel=8 walks down one leaf per tree per wave: it needs leaves=1"):
+        SearchConfig(gumbel=8, leaves=4)
+    with pytest.raises(ValueError, match="az option gumbel=8 .* give batch=1, got batch=8"):
+        agents.load("az:gumbel=8")
+    player = agents.load("az:gumbel=16,batch=1,simulations=24,rollouts=0", seed=0)
+    assert "gumbel=16" in player.label and "batch=1" in player.label
+    assert player.act(board("X X . / O O . / . . .")) == 2

@@ -49,7 +49,10 @@ class AZAgent(Agent):
         fpu_reduction: an unvisited action is valued at its node's mean value minus this times the
             square root of the visited actions' prior mass.
         noise: share of Dirichlet noise in the root's priors (0: none; AlphaZero's self-play: 0.25),
-            with concentration ``dirichlet_alpha``; draws from the seed.
+            with concentration ``dirichlet_alpha``; draws from the seed. With ``gumbel``, any noise > 0
+            draws the Gumbel noise instead.
+        gumbel: Gumbel root selection with sequential halving over this many considered actions
+            (:mod:`agents.search.gumbel`; 16 in the paper; needs ``batch=1``); 0: PUCT at the root.
         rollouts: random games per new leaf for its value; None: 0 with a network, 1 without.
         reuse_tree: keep the subtree of the position reached for the next decision.
         device: where the network runs (``cpu``, ``cuda``).
@@ -64,7 +67,7 @@ class AZAgent(Agent):
                  time: float | None = None, c: float = 1.0, batch: int = 8, fpu_reduction: float = 0.0,
                  noise: float = 0.0, dirichlet_alpha: float = 0.3, rollouts: int | None = None,
                  reuse_tree: bool = True, device: str = "cpu", threads: int | None = 1, seed: int | None = None,
-                 game: Game | str | None = None):
+                 game: Game | str | None = None, gumbel: int = 0):
         if simulations is not None:
             simulations = check_int("az option simulations", simulations, 1, MAX_SIMULATIONS)
         if time is not None:
@@ -78,8 +81,12 @@ class AZAgent(Agent):
         fpu_reduction = check_float("az option fpu_reduction", fpu_reduction, 0.0, 2.0)
         noise = check_float("az option noise", noise, 0.0, 1.0)
         dirichlet_alpha = check_float("az option dirichlet_alpha", dirichlet_alpha, 0.0, 100.0, low_open=True)
+        gumbel = check_int("az option gumbel", gumbel, 0, MAX_LEAVES)
+        if gumbel and batch != 1:
+            raise ValueError(f"az option gumbel={gumbel} (Gumbel root selection) walks one leaf per wave: give batch=1, "
+                             f"got batch={batch}")
         self.config = SearchConfig(c_puct=c, leaves=batch, fpu_reduction=fpu_reduction, noise_fraction=noise,
-                                   dirichlet_alpha=dirichlet_alpha,
+                                   dirichlet_alpha=dirichlet_alpha, gumbel=gumbel,
                                    rollouts=rollouts if rollouts is not None else (0 if network else 1))
         player = None
         if network is not None:
@@ -107,7 +114,7 @@ class AZAgent(Agent):
         self.time = time
         self.c, self.batch, self.fpu_reduction = float(c), batch, float(fpu_reduction)
         self.noise, self.dirichlet_alpha, self.rollouts = float(noise), float(dirichlet_alpha), rollouts
-        self.device, self.threads = str(device), threads
+        self.device, self.threads, self.gumbel = str(device), threads, gumbel
         self._searches: dict[Game, BatchedSearch] = {}
         self._searched: Game | None = None
         self.last_simulations = 0
@@ -120,7 +127,7 @@ class AZAgent(Agent):
         return {"network": self.network, "simulations": self.simulations, "time": self.time, "c": self.c,
                 "batch": self.batch, "fpu_reduction": self.fpu_reduction, "noise": self.noise,
                 "dirichlet_alpha": self.dirichlet_alpha, "rollouts": self.rollouts, "reuse_tree": self.reuse_tree,
-                "device": self.device, "threads": self.threads, "seed": self.seed}
+                "device": self.device, "threads": self.threads, "gumbel": self.gumbel, "seed": self.seed}
 
     @property
     def label(self) -> str:
@@ -201,7 +208,7 @@ class AZAgent(Agent):
             simulations = DEFAULT_SIMULATIONS if self.time is None else MAX_SIMULATIONS
         deadline = None if self.time is None else start + self.time
         self.last_simulations = int(search.run(simulations, deadline, noise=self.noise > 0)[0])
-        return search.best_action(0)
+        return search.best_action(0)  # with gumbel: the action sequential halving chose
 
     def root_visits(self) -> dict[int, int]:
         """Visit counts of the root's actions after the last search (for inspection)."""

@@ -115,14 +115,15 @@ def new_child(apply, is_terminal, to_move, returns, tables, tree, b, n, e):
 
 @njit  # takes the game's kernels: a new process compiles anew (no disk cache)
 def select_leaves(apply, is_terminal, to_move, returns, observe, legal_mask, tables, tree, budget, leaves, c_puct,
-                  fpu_reduction, virtual_loss, leaf_tree, leaf_node, planes, masks, done):
+                  fpu_reduction, virtual_loss, root_edge, leaf_tree, leaf_node, planes, masks, done):
     """One wave's walks: up to ``min(leaves, budget[b])`` per tree ``b``.
 
     New leaves go to ``leaf_tree``/``leaf_node`` with their planes (for the player to decide
     there) in ``planes[k]`` (``int8[L, C, H * W]``) and their legal actions in ``masks[k]``
     (``int8[L, num_actions]``), neither written when ``planes`` has no rows;
-    ``done[b]`` counts the simulations each tree ran (leaves and finished games). Returns the
-    number of leaves to evaluate.
+    ``done[b]`` counts the simulations each tree ran (leaves and finished games). A walk of tree ``b``
+    takes the root's edge ``root_edge[b]`` (counted from its first) where that is >= 0 (Gumbel root
+    selection), PUCT's choice elsewhere. Returns the number of leaves to evaluate.
     """
     num_leaves = 0
     write_planes = planes.shape[0] > 0
@@ -150,7 +151,10 @@ def select_leaves(apply, is_terminal, to_move, returns, observe, legal_mask, tab
                             legal_mask(tree.states[b, n], tables, masks[num_leaves])
                         num_leaves += 1
                     break
-                e = select_edge(tree, b, n, c_puct, fpu_reduction)
+                if n == 0 and root_edge[b] >= 0:
+                    e = tree.first_edge[b, 0] + root_edge[b]
+                else:
+                    e = select_edge(tree, b, n, c_puct, fpu_reduction)
                 tree.visits[b, e] += 1
                 tree.value_sum[b, e] -= virtual_loss
                 tree.node_visits[b, n] += 1

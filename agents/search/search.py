@@ -37,6 +37,7 @@ from odd_env.game import Game, Position
 from ..base import check_float, check_int
 from . import kernels as K
 from . import tree as T
+from .gumbel import GumbelRoots
 
 Evaluator = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 """``f(planes int8[L, C, H, W], masks int8[L, A]) -> (logits float32[L, A], values float32[L])``: the values in
@@ -77,6 +78,10 @@ class SearchConfig:
     rollouts: int = 0
     """Without an evaluator's value: random games per new leaf, whose mean return is the leaf's value
     (0: the evaluator's value, or 0 with none)."""
+    gumbel: int = 0
+    """Gumbel root selection with sequential halving (:mod:`agents.search.gumbel`) over this many considered
+    actions (Danihelka et al.: 16); 0: PUCT at the root too. Needs ``leaves=1``; with ``noise=True`` the
+    Gumbel noise is drawn (self-play), without it the search is deterministic."""
 
     def __post_init__(self) -> None:
         check_float("search c_puct", self.c_puct, 0.0)
@@ -86,6 +91,10 @@ class SearchConfig:
         check_float("search noise_fraction", self.noise_fraction, 0.0, 1.0)
         check_float("search dirichlet_alpha", self.dirichlet_alpha, 0.0, 100.0, low_open=True)
         check_int("search rollouts", self.rollouts, 0, MAX_ROLLOUTS)
+        check_int("search gumbel", self.gumbel, 0, MAX_LEAVES)
+        if self.gumbel and self.leaves != 1:
+            raise ValueError(f"search gumbel={self.gumbel} walks down one leaf per tree per wave: it needs leaves=1, "
+                             f"got leaves={self.leaves}")
 
 
 class BatchedSearch:
@@ -129,6 +138,8 @@ class BatchedSearch:
         self._leaf_node = np.zeros(rows, np.int32)
         self._done = np.zeros(self.num_trees, np.int32)
         self._evaluating = 0
+        self._no_root_edge = np.full(self.num_trees, -1, np.int32)
+        self._gumbel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # after a Gumbel run
         self._actions = np.zeros(r.num_actions, np.int32)
         self._no_logits = np.zeros((0, r.num_actions), np.float32)
         self.stats = {"waves": 0, "leaves": 0, "evaluate_s": 0.0, "search_s": 0.0}
@@ -154,6 +165,7 @@ class BatchedSearch:
         """Start tree ``b`` afresh at ``position`` (a position of the game or its compiled array)."""
         b = self._check_tree(b)
         s = self._array(position)
+        self._forget(b)
         r, t = self.rules, self.rules.tables
         terminal = bool(r.is_terminal(s, t))
         T.clear_tree(self.tree, b, s, 0 if terminal else r.to_move(s, t), int(terminal),
@@ -171,6 +183,7 @@ class BatchedSearch:
         ``max_depth`` plies of the root (True), else starting afresh (False)."""
         b = self._check_tree(b)
         s = self._array(position)
+        self._forget(b)
         node = T.find_position(self.tree, b, s, max_depth) if self.tree.num_nodes[b] else -1
         if node < 0:
             self.set_root(b, s)
@@ -183,6 +196,7 @@ class BatchedSearch:
         """Play ``action`` at the root of tree ``b``: its child becomes the root, with its subtree
         (a fresh root if the search never went there). ValueError if ``action`` is not legal there."""
         b = self._check_tree(b)
+        self._forget(b)
         tree = self.tree
         if tree.num_nodes[b] == 0:
             raise ValueError(f"tree {b} has no root: set_root first")
@@ -201,6 +215,13 @@ class BatchedSearch:
         self.rules.apply(s, self.rules.tables, int(action))
         self.set_root(b, s)
 
+    def _forget(self, b: int) -> None:
+        """Drop the Gumbel choice of tree ``b`` (its root changes)."""
+        if self._gumbel is not None:
+            self._gumbel[0][b] = -1
+            self._gumbel[1][b] = 0.0
+            self._gumbel[2][b] = -1
+
     def root_position(self, b: int) -> Position:
         """The position at the root of tree ``b``."""
         return self.rules.decode(self.tree.states[self._check_tree(b), 0].copy())
@@ -212,14 +233,15 @@ class BatchedSearch:
         need_edges = int(t.num_edges_used.max()) + leaves * self.rules.max_legal
         self.tree = T.grow(t, need_nodes, need_edges)
 
-    def _wave(self, budget: np.ndarray, leaves: int) -> np.ndarray:
-        """One wave of at most ``leaves`` walks per tree (``budget[b]`` for tree ``b``); returns the
-        simulations each tree ran."""
+    def _wave(self, budget: np.ndarray, leaves: int, root_edge: np.ndarray | None = None) -> np.ndarray:
+        """One wave of at most ``leaves`` walks per tree (``budget[b]`` for tree ``b``), down the root edges
+        ``root_edge`` where given; returns the simulations each tree ran."""
         r, c = self.rules, self.config
         self._ensure_room(leaves)
         t0 = time.perf_counter()
         n = K.select_leaves(r.apply, r.is_terminal, r.to_move, r.returns, r.observe, r.legal_mask, r.tables,
-                            self.tree, budget, leaves, c.c_puct, c.fpu_reduction, c.virtual_loss, self._leaf_tree,
+                            self.tree, budget, leaves, c.c_puct, c.fpu_reduction, c.virtual_loss,
+                            self._no_root_edge if root_edge is None else root_edge, self._leaf_tree,
                             self._leaf_node, self._planes, self._masks, self._done)
         t1 = time.perf_counter()
         logits, values = self._no_logits, np.zeros(n, np.float32)
@@ -277,7 +299,7 @@ class BatchedSearch:
         if fresh.any():
             self._wave(fresh.astype(np.int32), 1)
         t = self.tree
-        fraction = self.config.noise_fraction if noise else 0.0
+        fraction = self.config.noise_fraction if noise and not self.config.gumbel else 0.0
         for b in np.flatnonzero(live):
             first, count = t.first_edge[b, 0], t.num_edges[b, 0]
             prior = t.prior[b, first:first + count]
@@ -303,6 +325,9 @@ class BatchedSearch:
         t = self.tree
         wanted &= (t.num_nodes > 0) & (t.terminal[:, 0] == 0)
         self._prepare_roots(bool(noise), wanted)
+        if self.config.gumbel:
+            return self._run_gumbel(simulations, deadline, bool(noise), wanted)
+        self._gumbel = None
         done = np.zeros(self.num_trees, np.int64)
         while True:
             budget = np.where(wanted, simulations - done, 0).astype(np.int32)
@@ -314,6 +339,51 @@ class BatchedSearch:
             done += ran
             if deadline is not None and time.perf_counter() >= deadline:
                 break
+        return done
+
+    def _root_arrays(self) -> dict[str, np.ndarray]:
+        """The roots' edges as ``[B, K]`` arrays (K the most edges of a root): visits, q for the root's
+        player, priors, legal; and each root's value for its player."""
+        t = self.tree
+        count = np.maximum(t.num_edges[:, 0], 0)
+        k = max(int(count.max()), 1)
+        legal = np.arange(k)[None, :] < count[:, None]
+        index = np.minimum(t.first_edge[:, 0][:, None] + np.arange(k)[None, :], t.edge_capacity - 1)
+        visits = np.where(legal, np.take_along_axis(t.visits, index, 1), 0)
+        summed = np.where(legal, np.take_along_axis(t.value_sum, index, 1), 0.0)
+        prior = np.where(legal, np.take_along_axis(t.prior, index, 1), 0.0)
+        value = np.where(t.to_move[:, 0] == 0, t.value[:, 0], -t.value[:, 0]).astype(np.float64)
+        return {"visits": visits, "q": summed / np.maximum(visits, 1), "prior": prior, "legal": legal,
+                "value": value, "index": index}
+
+    def _run_gumbel(self, simulations: int, deadline: float | None, noise: bool, wanted: np.ndarray) -> np.ndarray:
+        """:meth:`run` with Gumbel root selection and sequential halving (one walk per tree per wave)."""
+        roots = self._root_arrays()
+        legal = roots["legal"] & wanted[:, None]
+        with np.errstate(divide="ignore"):
+            logits = np.log(roots["prior"])
+        noise_draw = self.rng.gumbel(size=legal.shape) if noise else np.zeros(legal.shape)
+        gumbel = GumbelRoots(logits, legal, noise_draw, self.config.gumbel, simulations)
+        done = np.zeros(self.num_trees, np.int64)
+        while True:
+            budget = np.where(wanted, simulations - done, 0).astype(np.int32)
+            if not budget.any():
+                break
+            roots = self._root_arrays()
+            sigma = gumbel.sigma(roots["q"][:, :legal.shape[1]], roots["visits"][:, :legal.shape[1]], roots["value"])
+            edges = gumbel.choose(sigma, budget > 0)
+            ran = self._wave(budget, 1, edges)
+            if not ran.any():
+                raise RuntimeError("a search wave ran no simulation: the tree holds leaves that wait for an evaluation")
+            gumbel.record(edges, ran)
+            done += ran
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        roots = self._root_arrays()
+        sigma = gumbel.sigma(roots["q"][:, :legal.shape[1]], roots["visits"][:, :legal.shape[1]], roots["value"])
+        actions = self.tree.action[np.arange(self.num_trees)[:, None], roots["index"][:, :legal.shape[1]]]
+        self._gumbel = (np.where(wanted, actions[np.arange(self.num_trees), gumbel.action_edges(sigma)], -1),
+                        gumbel.improved_policy(sigma), np.where(legal, actions, -1))
         return done
 
     # ------------------------------------------------------------ results
@@ -345,12 +415,28 @@ class BatchedSearch:
 
     def best_action(self, b: int) -> int:
         """The most visited action at the root of tree ``b`` (ties: the higher mean value, then the
-        lower action). ValueError if the root has no edge (never searched, or the game is over)."""
+        lower action); after a Gumbel search, the action sequential halving chose. ValueError if the
+        root has no edge (never searched, or the game is over)."""
         edges = self.root_edges(b)
         if not len(edges["actions"]):
             raise ValueError(f"tree {b} has no searched root (run the search first; a finished game has none)")
+        if self._gumbel is not None and self._gumbel[0][b] >= 0:
+            return int(self._gumbel[0][b])
         order = np.lexsort((edges["actions"], -edges["q"], -edges["visits"]))
         return int(edges["actions"][order[0]])
+
+    def improved_policy(self) -> np.ndarray:
+        """float32[B, num_actions]: after a Gumbel search (``config.gumbel``), each searched root's improved
+        policy ``softmax(logits + sigma(completed q))`` (the policy target of Gumbel AlphaZero); zeros
+        for the trees that search did not search. ValueError after a PUCT search."""
+        if self._gumbel is None:
+            raise ValueError("the improved policy comes from a Gumbel search (SearchConfig(gumbel=16)): "
+                             "after a PUCT search, use visit_policy()")
+        _, policy, actions = self._gumbel
+        out = np.zeros((self.num_trees, self.rules.num_actions), np.float32)
+        rows, cols = np.nonzero(actions >= 0)
+        out[rows, actions[rows, cols]] = policy[rows, cols]
+        return out
 
     def info(self) -> dict[str, Any]:
         """Sizes and totals: nodes in use per tree, capacities, :attr:`stats`."""
