@@ -3,6 +3,7 @@
 * :mod:`agents.search.tree`: the trees of a batch of games as fixed-size arrays, reuse;
 * :mod:`agents.search.kernels`: a wave's selection, expansion and backup, in numba;
 * :mod:`agents.search.search`: :class:`BatchedSearch`, the driver (one evaluator call per wave);
+* :mod:`agents.search.gumbel`: Gumbel root selection with sequential halving, the improved policy;
 * :mod:`agents.search.evaluate`: :class:`NetworkEvaluator`, a policy-value network as the evaluator
   (imports torch; loaded on first use).
 
