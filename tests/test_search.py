@@ -312,6 +312,7 @@ def test_az_plays_legal_games_in_the_arena(tictactoe):
     ("az:simulations=0", "simulations must be an integer >= 1"),
     ("az:time=-1", "time must be a finite number in (0, 3600]"),
     ("az:batch=5000", "batch must be an integer from 1 to 4,096"),
+    ("az:gumbel=-1", "az option gumbel must be an integer >= 0"),
     ("az:c=-1", "az option c must be a finite number >= 0"),
     ("az:noise=2", "az option noise must be a finite number in [0, 1]"),
     ("az:rollouts=1e9", "az option rollouts must be an integer from 0 to 1,000"),
@@ -483,7 +484,7 @@ def test_gumbel_noise_is_seeded_and_needs_one_leaf(tictactoe):
     with pytest.raises(ValueError, match="gumbel=8 walks down one leaf per tree per wave: it needs leaves=1"):
         SearchConfig(gumbel=8, leaves=4)
     with pytest.raises(ValueError, match="az option gumbel=8 .* give batch=1, got batch=8"):
-        agents.load("az:gumbel=8")
-    player = agents.load("az:gumbel=16,batch=1,simulations=24,rollouts=0", seed=0)
-    assert "gumbel=16" in player.label and "batch=1" in player.label
+        agents.load("az:gumbel=8,batch=8")
+    player = agents.load("az:gumbel=16,simulations=24,rollouts=0", seed=0)
+    assert "gumbel=16" in player.label and player.config.leaves == 1
     assert player.act(board("X X . / O O . / . . .")) == 2

@@ -26,10 +26,14 @@ from odd_env.game import Game, Position
 
 from ..base import MAX_SECONDS, MAX_THREADS, Agent, check_bool, check_float, check_int, check_position
 from ..search import MAX_LEAVES, MAX_SIMULATIONS, BatchedSearch, SearchConfig
+from ..search.search import MAX_ROLLOUTS
 from .search_network import load_search_network
 
 DEFAULT_SIMULATIONS = 200
 """Simulations per decision when neither ``simulations`` nor ``time`` is given."""
+
+DEFAULT_BATCH = 8
+"""Walks per wave unless ``batch`` is given (1 with ``gumbel``)."""
 
 REUSE_DEPTH = 4
 """Plies below the last root searched for the new position (my second step, the opponent's turn)."""
@@ -45,7 +49,8 @@ class AZAgent(Agent):
             None: 200, or the most there are when ``time`` is given.
         time: seconds per decision (a budget checked after every wave); None: no limit.
         c: PUCT's exploration constant on the [-1, 1] value scale.
-        batch: walks per wave, evaluated in one network call (virtual loss); 1 is plain PUCT.
+        batch: walks per wave, evaluated in one network call (virtual loss); 1 is plain PUCT; None: 8,
+            or 1 with ``gumbel``.
         fpu_reduction: an unvisited action is valued at its node's mean value minus this times the
             square root of the visited actions' prior mass.
         noise: share of Dirichlet noise in the root's priors (0: none; AlphaZero's self-play: 0.25),
@@ -64,7 +69,7 @@ class AZAgent(Agent):
     name = "az"
 
     def __init__(self, network: str | os.PathLike | None = None, simulations: int | None = None,
-                 time: float | None = None, c: float = 1.0, batch: int = 8, fpu_reduction: float = 0.0,
+                 time: float | None = None, c: float = 1.0, batch: int | None = None, fpu_reduction: float = 0.0,
                  noise: float = 0.0, dirichlet_alpha: float = 0.3, rollouts: int | None = None,
                  reuse_tree: bool = True, device: str = "cpu", threads: int | None = 1, seed: int | None = None,
                  game: Game | str | None = None, gumbel: int = 0):
@@ -72,20 +77,22 @@ class AZAgent(Agent):
             simulations = check_int("az option simulations", simulations, 1, MAX_SIMULATIONS)
         if time is not None:
             time = check_float("az option time", time, 0.0, MAX_SECONDS, low_open=True)
-        batch = check_int("az option batch", batch, 1, MAX_LEAVES)
+        gumbel = check_int("az option gumbel", gumbel, 0, MAX_LEAVES)
+        if batch is not None:
+            batch = check_int("az option batch", batch, 1, MAX_LEAVES)
         if rollouts is not None:
-            rollouts = check_int("az option rollouts", rollouts, 0, 1000)
+            rollouts = check_int("az option rollouts", rollouts, 0, MAX_ROLLOUTS)
         threads = None if threads is None else check_int("az option threads", threads, 1, MAX_THREADS)
         self.reuse_tree = check_bool("az option reuse_tree", reuse_tree)
         c = check_float("az option c", c, 0.0)
         fpu_reduction = check_float("az option fpu_reduction", fpu_reduction, 0.0, 2.0)
         noise = check_float("az option noise", noise, 0.0, 1.0)
         dirichlet_alpha = check_float("az option dirichlet_alpha", dirichlet_alpha, 0.0, 100.0, low_open=True)
-        gumbel = check_int("az option gumbel", gumbel, 0, MAX_LEAVES)
-        if gumbel and batch != 1:
+        if gumbel and batch not in (None, 1):
             raise ValueError(f"az option gumbel={gumbel} (Gumbel root selection) walks one leaf per wave: give batch=1, "
                              f"got batch={batch}")
-        self.config = SearchConfig(c_puct=c, leaves=batch, fpu_reduction=fpu_reduction, noise_fraction=noise,
+        self.config = SearchConfig(c_puct=c, leaves=batch or (1 if gumbel else DEFAULT_BATCH),
+                                   fpu_reduction=fpu_reduction, noise_fraction=noise,
                                    dirichlet_alpha=dirichlet_alpha, gumbel=gumbel,
                                    rollouts=rollouts if rollouts is not None else (0 if network else 1))
         player = None
@@ -224,4 +231,4 @@ class AZAgent(Agent):
         return {int(a): float(q) for a, q, v in zip(edges["actions"], edges["q"], edges["visits"]) if v > 0}
 
 
-__all__ = ["AZAgent", "DEFAULT_SIMULATIONS"]
+__all__ = ["AZAgent", "DEFAULT_BATCH", "DEFAULT_SIMULATIONS"]
