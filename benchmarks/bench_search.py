@@ -193,7 +193,8 @@ def search_table(sources: list[str], a: argparse.Namespace, batches: list[int], 
 def main() -> None:
     """Parse the arguments, time, print the tables."""
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("networks", nargs="*", help="PPO checkpoints, pretrained names, or fresh:GAME (each of its own game)")
+    p.add_argument("networks", nargs="*",
+                   help="PPO checkpoints, pretrained names, or fresh:GAME (each of its own game)")
     p.add_argument("--simulations", type=positive_int, default=200)
     p.add_argument("--moves", type=positive_int, default=8, help="positions each player searches per round")
     p.add_argument("--trees", type=positive_int, default=128, help="positions the batched search searches at once")
@@ -226,7 +227,8 @@ def main() -> None:
         search_only_table(a.networks, a)
     print(f"| game | symmetries | map_batch of {a.batch:,} samples, ms (median) | min |")
     print("|---|---:|---:|---:|")
-    for name, size, variant in (("xodd", 5, ""), ("xodd", 9, ""), ("yodd", 3, ""), ("yodd", 6, ""), ("yinsh", None, "")):
+    boards = (("xodd", 5, ""), ("xodd", 9, ""), ("yodd", 3, ""), ("yodd", 6, ""), ("yinsh", None, ""))
+    for name, size, variant in boards:
         game = make(name, size, variant)
         times = augment_ms(game, a.batch, a.rounds, a.seed)
         print(f"| {game.label} | {len(symmetries(game))} | {statistics.median(times):.1f} | {min(times):.1f} |")

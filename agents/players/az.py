@@ -89,8 +89,8 @@ class AZAgent(Agent):
         noise = check_float("az option noise", noise, 0.0, 1.0)
         dirichlet_alpha = check_float("az option dirichlet_alpha", dirichlet_alpha, 0.0, 100.0, low_open=True)
         if gumbel and batch not in (None, 1):
-            raise ValueError(f"az option gumbel={gumbel} (Gumbel root selection) walks one leaf per wave: give batch=1, "
-                             f"got batch={batch}")
+            raise ValueError(f"az option gumbel={gumbel} (Gumbel root selection) walks one leaf per wave: "
+                             f"give batch=1, got batch={batch}")
         self.config = SearchConfig(c_puct=c, leaves=batch or (1 if gumbel else DEFAULT_BATCH),
                                    fpu_reduction=fpu_reduction, noise_fraction=noise,
                                    dirichlet_alpha=dirichlet_alpha, gumbel=gumbel,

@@ -18,8 +18,8 @@ one call of the evaluator, and expands them and backs their values up in compile
 network's.
 
 An evaluator takes ``int8[L, C, H, W]`` planes (each leaf seen by the player to decide there)
-and ``int8[L, num_actions]`` legal-action masks, and returns ``(logits float32[L, num_actions], values float32[L])``, the values in [-1, 1] for
-that player (:class:`NetworkEvaluator` wraps a :class:`agents.train.network.PolicyValueNet`).
+and ``int8[L, num_actions]`` legal-action masks, and returns ``(logits float32[L, num_actions],
+values float32[L])``, the values in [-1, 1] for that player (:class:`NetworkEvaluator` wraps a :class:`agents.train.network.PolicyValueNet`).
 Without one the priors are uniform and the value is 0, or, with ``config.rollouts``, the mean
 return of random games played from the leaf.
 """
