@@ -8,8 +8,9 @@ module's ``env()``) and parallel (its ``parallel_env()``)::
     pettingzoo.make("parallel", "odd_env/yodd-v0", board_size=6)
     pettingzoo.make("aec", "odd_env/yinsh-v0", blitz=True)
 
-and the single-agent ``odd_env/Xodd-v0`` and ``odd_env/Yodd-v0`` in Gymnasium's
-(``gymnasium.make("odd_env/Yodd-v0", board_size=6, opponent="greedy")``).
+and the single-agent ``odd_env/Xodd-v0``, ``odd_env/Yodd-v0`` and ``odd_env/Yinsh-v0`` in
+Gymnasium's (``gymnasium.make("odd_env/Yodd-v0", board_size=6, opponent="greedy")``,
+``gymnasium.make("odd_env/Yinsh-v0", blitz=True, opponent="random")``).
 
 Registration names every entry point as a string, and the public names below
 (``odd_env.OddBatch``, ``odd_env.xodd_v0``...) are imported on first use, so
@@ -44,6 +45,7 @@ _PUBLIC = {
     "hexhex": "odd_env.common.geometry:hexhex",
     "square": "odd_env.common.geometry:square",
     "OddGymEnv": "odd_env.gym_env:OddGymEnv",
+    "YinshGymEnv": "odd_env.gym_env:YinshGymEnv",
     "symmetries": "odd_env.symmetry:symmetries",
     "map_batch": "odd_env.symmetry:map_batch",
 }
@@ -69,7 +71,7 @@ def __dir__() -> list[str]:
 for _game in ("xodd", "yodd", "yinsh"):
     _pettingzoo.register("aec", f"odd_env/{_game}-v0", entry_point=f"odd_env.{_game}_v0:env")
     _pettingzoo.register("parallel", f"odd_env/{_game}-v0", entry_point=f"odd_env.{_game}_v0:parallel_env")
-for _name, _entry in (("Xodd", "xodd_env"), ("Yodd", "yodd_env")):
+for _name, _entry in (("Xodd", "xodd_env"), ("Yodd", "yodd_env"), ("Yinsh", "yinsh_env")):
     if f"odd_env/{_name}-v0" not in _gymnasium.registry:
         _gymnasium.register(f"odd_env/{_name}-v0", entry_point=f"odd_env.gym_env:{_entry}")
 

@@ -30,6 +30,7 @@ def test_compiled_rules_agree_with_the_position_api_over_random_games(name, size
     game = _game(name, size, variant)
     rules = game.compiled()
     assert isinstance(rules, CompiledRules)
+    assert game.compiled() is rules  # built once per game and size
     assert rules.num_actions == game.num_actions
     assert (rules.num_planes, rules.height, rules.width) == game.observation_shape
     t = rules.tables

@@ -187,6 +187,48 @@ def test_notebook_02_prints_the_command_of_its_own_run():
     assert parse_args(shlex.split(command)[3:]) == namespace["args"], command
 
 
+def test_notebook_02_trains_with_the_recipe_of_the_training_page():
+    """Notebook 02's full mode is the training page's first recipe (once it was an older one: minibatches
+    of 1024, 4 epochs, no league against greedy), at the notebook's game, board, time and logging."""
+    import json
+    import shlex
+    from dataclasses import asdict
+
+    from agents.train.ppo import Args, parse_args
+
+    text = (ROOT / "docs/training.md").read_text(encoding="utf-8")
+    section = text.split("## A first training run", 1)[1]
+    command = re.search(r"python -m agents\.ppo (.*?)\n(?!    )", section, re.S).group(1).replace("\\\n", " ")
+    recipe = asdict(parse_args(shlex.split(command)))
+    cells = json.loads((ROOT / "notebooks/02_train_a_baseline.ipynb").read_text(encoding="utf-8"))["cells"]
+    settings = next(c for c in cells if c["cell_type"] == "code" and "args = Args(" in "".join(c["source"]))
+    namespace = {"Args": Args, "Path": Path, "asdict": asdict, "QUICK": False,
+                 "display": lambda *a: None, "Markdown": lambda *a: None}
+    exec("".join(settings["source"]), namespace)
+    notebook = asdict(namespace["args"])
+    # what a notebook run sets for itself: its board, its time, its logs and evaluations, its milestones
+    own = {"game", "board_size", "total_minutes", "milestones", "run_dir", "overwrite", "tensorboard", "progress",
+           "eval_every", "eval_games", "checkpoint_every"}
+    differ = {k: (notebook[k], recipe[k]) for k in recipe if k not in own and notebook[k] != recipe[k]}
+    assert not differ, f"notebook 02's full mode is not docs/training.md's recipe: (notebook, page) {differ}"
+    assert recipe["scripted_opponents"] == "greedy" and recipe["scripted_prob"] == 0.3
+
+
+def test_comments_on_what_import_odd_env_registers_name_every_game():
+    """A comment in the parallel-API example once said ``import odd_env`` registers two of the three games."""
+    from odd_env.game import available_games
+
+    pages = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+    found = 0
+    for page in pages:
+        for line in page.read_text(encoding="utf-8").splitlines():
+            if re.search(r"#.*\bregisters\b.*odd_env/", line):
+                found += 1
+                missing = [g for g in available_games() if f"odd_env/{g}-v0" not in line]
+                assert not missing, f"{page.relative_to(ROOT)}: {line.strip()!r} leaves out {missing}"
+    assert found
+
+
 def _docstring_examples(path: str) -> list[str]:
     """The literal blocks (after ``::``) of a module's docstring, dedented."""
     import ast

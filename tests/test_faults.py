@@ -543,3 +543,176 @@ def test_illegal_move_messages_name_the_cell_without_its_index():
     from odd_env.games.odd.validation import describe_cell
 
     assert describe_cell(g, cell) == f"cell {label}"
+
+
+# ======================================================= Ray RLlib runs that collect nothing
+class _FakeLeague:
+    """Stands in for agents.train.rllib.LeagueCallback (what train() looks up among the callbacks)."""
+
+    def get_state(self):
+        return {}
+
+
+class _FakeAlgo:
+    """An RLlib algorithm whose env runners are dead after ``steps`` lifetime steps: ``train()`` reports
+    what Ray 2.60 reported then (no new steps, failures counted)."""
+
+    def __init__(self, lifetime_steps):
+        self.lifetime_steps = list(lifetime_steps)
+        self.callbacks = [_FakeLeague()]
+        self.saved, self.evaluated, self.stopped, self.iteration = [], 0, False, 0
+
+    def train(self):
+        self.iteration += 1
+        steps = self.lifetime_steps.pop(0)
+        env_runners = {"num_env_step_failures": 2} if steps is None else {"num_env_steps_sampled_lifetime": steps}
+        return {"env_runners": env_runners, "time_this_iter_s": 1.0, "learners": {"main": {"policy_loss": 0.1}}}
+
+    def evaluate(self):
+        self.evaluated += 1
+        return {"env_runners": {"win_rate": {"random": 1.0}}}
+
+    def save_to_path(self, path):
+        self.saved.append(path)
+
+    def stop(self):
+        self.stopped = True
+
+
+def _rllib_run_without_ray(monkeypatch, lifetime_steps):
+    """agents.rllib_train's command with Ray and RLlib replaced by :class:`_FakeAlgo`."""
+    import types
+
+    import agents.train
+    from agents.train import rllib_train
+
+    algo = _FakeAlgo(lifetime_steps)
+    fake_rllib = types.ModuleType("agents.train.rllib")
+    fake_rllib.LeagueCallback = _FakeLeague
+    monkeypatch.setitem(sys.modules, "agents.train.rllib", fake_rllib)
+    monkeypatch.setattr(agents.train, "rllib", fake_rllib, raising=False)
+    monkeypatch.setattr(rllib_train, "require_ray", lambda: None)
+    monkeypatch.setattr(rllib_train, "init_ray", lambda args: None)
+    monkeypatch.setattr(rllib_train, "build_config", lambda args: types.SimpleNamespace(build_algo=lambda: algo))
+    return algo, rllib_train.main
+
+
+def test_rllib_progress_check_reads_the_metrics_rows():
+    pytest.importorskip("torch")
+    from agents.train.rllib_train import NoStepsError, check_progress, iteration_metrics
+
+    assert check_progress(iteration_metrics({"env_runners": {"num_env_steps_sampled_lifetime": 512}}), 1, 0) == 512
+    # the env runners died: no step count at all, or the same count as before the iteration
+    dead = iteration_metrics({"env_runners": {"num_env_step_failures": 2},
+                              "fault_tolerance": {"num_remote_worker_restarts": 1}})
+    with pytest.raises(NoStepsError, match=r"iteration 3 sampled no environment steps \(no step count at all; "
+                                           r"2 env step failures, 1 env runner restarts\): the env runners died"):
+        check_progress(dead, 3, 512)
+    stuck = iteration_metrics({"env_runners": {"num_env_steps_sampled_lifetime": 512}})
+    with pytest.raises(NoStepsError, match=r"iteration 2 sampled no environment steps \(512 steps in all, as "
+                                           r"before\).*--env-runners 0"):
+        check_progress(stuck, 2, 512)
+    with pytest.raises(NoStepsError):
+        check_progress({"env_steps_total": float("nan")}, 1, 0)
+    # the iteration's own count is enough where the lifetime count did not carry on
+    assert check_progress(iteration_metrics({"env_runners": {"num_env_steps_sampled": 256,
+                                                              "num_env_steps_sampled_lifetime": 256}}), 5, 1024) == 1280
+    with pytest.raises(NoStepsError):
+        check_progress(iteration_metrics({"env_runners": {"num_env_steps_sampled": 0}}), 5, 1024)
+
+
+@pytest.mark.parametrize("lifetime_steps, failing", [([None, None], 1), ([256, 256], 2)])
+def test_an_rllib_run_that_collects_no_steps_stops_with_an_error(tmp_path, capsys, monkeypatch, lifetime_steps,
+                                                                 failing):
+    """Once: a run whose env runners died exited 0 after two iterations of 0 steps, with a checkpoint and
+    evaluation figures. Now the first iteration without steps stops it, before its checkpoint and evaluation."""
+    pytest.importorskip("torch")
+    run_dir = tmp_path / "run"
+    algo, main = _rllib_run_without_ray(monkeypatch, lifetime_steps)
+    with pytest.raises(SystemExit) as exc:
+        main(["--game", "xodd", "--board-size", "4", "--iterations", "2", "--eval-opponents", "random",
+              "--no-tensorboard", "--run-dir", str(run_dir)])
+    assert exc.value.code == 1
+    captured = capsys.readouterr()
+    assert "Traceback" not in captured.err
+    assert f"error: iteration {failing} sampled no environment steps" in captured.err
+    assert algo.saved == [] and algo.evaluated == 0 and algo.stopped  # no checkpoint, no "evaluation"
+    assert not (run_dir / "checkpoint").exists() and "done in" not in captured.out
+    if failing == 2:  # the first iteration's row is logged; the empty one is not
+        assert "iteration 1: 256 steps" in captured.out
+        assert len((run_dir / "metrics.csv").read_text().splitlines()) == 2
+    # the lock went with the run: another process may take the directory now
+    proc = run_python(f"from odd_env._files import lock_dir; lock_dir({str(run_dir)!r}, '--run-dir'); print('ok')")
+    assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_an_rllib_run_with_steps_saves_and_evaluates(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    run_dir = tmp_path / "run"
+    algo, main = _rllib_run_without_ray(monkeypatch, [256, 512])
+    main(["--game", "xodd", "--board-size", "4", "--iterations", "2", "--eval-opponents", "random",
+          "--no-tensorboard", "--run-dir", str(run_dir)])
+    assert algo.saved == [str((run_dir / "checkpoint").resolve())] and algo.evaluated == 1
+    assert json.loads((run_dir / "checkpoint" / "league.json").read_text())["env_steps"] == 512
+    assert "iteration 2: 512 steps" in capsys.readouterr().out
+
+
+def test_a_second_rllib_run_on_a_run_directory_is_refused(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    from agents.train import rllib_train
+    from agents.train.rllib_train import main
+
+    run_dir = tmp_path / "run"
+    holder = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+        import time
+        from odd_env._files import lock_dir
+        lock_dir({str(run_dir)!r}, "--run-dir")   # what a running rllib_train holds
+        print("locked", flush=True)
+        time.sleep(120)
+        """)], stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        with pytest.raises(SystemExit) as exc:
+            main(["--game", "xodd", "--board-size", "4", "--eval-opponents", "random", "--run-dir", str(run_dir)])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err
+        assert f"--run-dir {run_dir} is in use by another process" in err and "Traceback" not in err
+        assert (run_dir / ".lock").exists() and not (run_dir / "args.json").exists()  # the holder's lock stays
+    finally:
+        holder.kill()
+        holder.wait()
+    # a run refused after taking the lock (here: Ray missing) leaves no directory behind when it made it
+
+    def no_ray():
+        raise ValueError("Ray is not installed")
+
+    monkeypatch.setattr(rllib_train, "require_ray", no_ray)
+    fresh = tmp_path / "fresh"
+    with pytest.raises(SystemExit):
+        main(["--game", "xodd", "--board-size", "4", "--eval-opponents", "random", "--run-dir", str(fresh)])
+    assert "Ray is not installed" in capsys.readouterr().err and not fresh.exists()
+
+
+def test_yinsh_messages_name_points_without_array_indices():
+    """Once: "not a row action (from array point 70 along the column)" and "a point (70)"."""
+    import re
+
+    from odd_env.games.yinsh.records import YinshRecord
+    from odd_env.games.yinsh.state import NUM_ACTIONS, NUM_POINTS, YinshState, action_kind_name, parse_point, row_action
+
+    e5 = parse_point("E5")
+    assert action_kind_name(e5) == "the point E5"
+    assert action_kind_name(row_action("E5", "E9")) == "the row E5-E9"
+    assert action_kind_name(NUM_ACTIONS - 1) == "pass"
+    assert action_kind_name(0) == "point action 0, off the board"
+    assert action_kind_name(NUM_POINTS) == "row action 121, a row along the column that does not fit on the board"
+    placing = YinshState()
+    assert placing.why_illegal(row_action("E5", "E9")) == ("white must place a ring now (a point action 0..120), "
+                                                          "not the row E5-E9")
+    moving = YinshRecord.from_text("yinsh\n" + "\n".join("E5 F6 E4 F5 E3 F4 E2 F3 D1 F2".split()) + "\n").state
+    assert moving.decision_name == "move"
+    messages = [m for state in (placing, moving) for a in range(NUM_ACTIONS)
+                if (m := state.why_illegal(a)) is not None]
+    assert len(messages) > NUM_ACTIONS  # most actions are illegal in both positions
+    for m in messages:
+        assert "array point" not in m and not re.search(r"[A-K]\d+ \(\d+\)|a point \(\d+\)", m), m

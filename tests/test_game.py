@@ -117,6 +117,30 @@ def test_positions_and_engines_meet_the_interface(name, size, variant):
     assert engine.game_state(0).game is g
 
 
+@pytest.mark.parametrize("name,size,variant", GAMES)
+def test_pickled_and_copied_positions_play_on_independently(name, size, variant):
+    """The shared position frame (odd_env.common.position): a copy, a deep copy and an unpickled
+    position equal the original and play on alone, their bookkeeping following their own vector;
+    a pickle in the layout written before the frame (the slots as a dict) loads the same way."""
+    import copy
+
+    s = make(name, size, variant).new_state()
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        s.apply(int(rng.choice(s.legal_actions())))
+    slots = {slot: getattr(s, slot) for cls in type(s).__mro__ for slot in getattr(cls, "__slots__", ())
+             if hasattr(s, slot)}
+    old_style = type(s).__new__(type(s))
+    old_style.__setstate__((None, {**slots, "data": s.data.copy(), "_meta": s._meta.copy()}))  # as pickle kept them
+    for other in (s.copy(), copy.copy(s), copy.deepcopy(s), pickle.loads(pickle.dumps(s)), old_style):
+        assert type(other) is type(s) and other == s and other.key() == s.key() and other.data is not s.data
+        a = int(other.legal_actions()[0])
+        other.apply(a)
+        assert other.ply == s.ply + 1 and other == s.child(a) and other != s
+    with pytest.raises(TypeError):
+        hash(s)
+
+
 def test_greedy_refuses_yinsh_and_mcts_adapts():
     s = make("yinsh").new_state()
     with pytest.raises(ValueError, match="greedy plays Xodd and Yodd only"):

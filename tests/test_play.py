@@ -636,6 +636,71 @@ def test_yinsh_terminal_on_stdin_then_save_and_quit(tmp_path):
     assert out.getvalue().startswith("yinsh blitz: ") and list(YinshRecord.load(end).actions) == s.actions
 
 
+def read_yinsh_board(text):
+    """{point name: symbol} read off the last YINSH board in ``text`` by its labels alone: a point's
+    column by the letter above it, its line by the row number at both ends (they must agree)."""
+    lines = ANSI.sub("", text).split("\n")
+    top = max(i for i, line in enumerate(lines) if line.strip() == "A   B   C   D   E   F   G   H   I   J   K")
+    first = max(i for i in range(top) if lines[i] == lines[top])
+    board, letters = lines[first + 1:top], lines[top]
+    columns = {ch: x for x, ch in enumerate(letters) if ch.isalpha()}
+    labels: dict[str, list[tuple[int, int]]] = {}
+    for y, line in enumerate(board):
+        for m in re.finditer(r"\d+", line):
+            # a number stands at a free point's place: its first or last character, on the column grid
+            anchor = m.start() if m.start() % 4 == 1 else m.end() - 1
+            labels.setdefault(m.group(), []).append((y, anchor))
+    assert sorted(labels, key=int) == [str(r) for r in range(1, 12)], labels
+    points = {}
+    for number, ends in labels.items():
+        assert len(ends) == 2, f"row {number} is labelled at {ends}, not at both ends of its line"
+        (y1, x1), (y2, x2) = sorted(ends, key=lambda e: e[1])
+        assert (y2 - y1) * 4 == x2 - x1  # one straight line: a text line down per column
+        for letter, x in columns.items():
+            if x1 < x < x2:
+                y = y1 + (x - x1) // 4
+                points[f"{letter}{number}"] = board[y][x]
+    return points
+
+
+def test_yinsh_terminal_hint_undo_agent_moves_and_board_labels(tmp_path):
+    """In the terminal: the hint is a whole move the prompt takes, the agent's ring move is one name, undo
+    takes back a move typed in one line whole, and every point can be read off the board's labels."""
+    end = tmp_path / "end.txt"
+    options = dict(opponent="random", human="white", seed=4, variant="blitz", hint="random")
+    s = PlaySession("yinsh", **options)  # the command's session, to know the lines and what follows
+    lines = []
+    while s.state.decision_name == "place":
+        lines.append(yinsh_line(s.state))
+        s.play_text(lines[-1])
+    assert s.state.decision_name == "move" and s.your_turn
+    before = s.state
+    _, hint = s.hint()
+    assert re.fullmatch(r"[A-K]\d+-[A-K]\d+", hint)  # the ring and where it goes (once "E5-")
+    reply = s.play_text(hint)
+    agent_move = s.describe([m for m in reply if m.by_agent])
+    undone = s.describe_undone(s.undo())
+    assert s.state == before
+    stdin = io.StringIO("\n".join(lines) + "\nhint\n" + hint + "\nundo\nquit\n")
+    stdout = io.StringIO()
+    assert main(["--game", "yinsh", "--blitz", "--opponent", "random", "--as", "white", "--seed", "4",
+                 "--hint", "random", "--save", str(end)], stdin, stdout) == 0
+    text = stdout.getvalue()
+    assert f"you (white)> hint\nhint: random would play {hint}\nyou (white)> {hint}\nrandom (black) is thinking" in text
+    assert re.search(r"random \(black\) plays [A-K]\d+-[A-K]\d+ \(", text)  # once "H7-, H7-F5"
+    assert f"random (black) plays {agent_move} (" in text and "-, " not in text
+    # undo took back the whole line (the ring and its move) and the agent's reply
+    assert undone == f"took back your {hint} and random's {agent_move}"
+    assert f"you (white)> undo\n{undone}\n" in text
+    assert list(YinshRecord.load(end).actions) == s.actions  # the position before the move
+    # the last board (after undo) read off its labels: every point and what stands on it
+    symbols = {0: ".", 1: "W", 2: "B", 3: "w", 4: "b"}
+    points = read_yinsh_board(text.split(f"{undone}\n")[1])
+    board = s.state.board
+    assert len(points) == 85
+    assert points == {point_name(int(x)): symbols[int(board[x])] for x in np.flatnonzero(s.state.geometry.onboard)}
+
+
 def test_yinsh_bad_arguments_exit_2(capsys):
     assert main(["--game", "yinsh", "--opponent", "greedy"]) == 2
     assert "for YINSH use random or mcts" in capsys.readouterr().err

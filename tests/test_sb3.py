@@ -120,3 +120,20 @@ def test_maskable_ppo_cnn_policy_trains_on_yodd():
     mask = env.unwrapped.action_masks()
     action, _ = model.predict(obs, action_masks=mask, deterministic=True)
     assert mask[int(action)]
+
+
+def test_maskable_ppo_cnn_policy_trains_on_yinsh():
+    """odd_env/Yinsh-v0 with BoardFeatures (hexagonal kernels, the valid points on plane 4): the masks
+    reach the policy, so no game is lost on an illegal action."""
+    env = gymnasium.make("odd_env/Yinsh-v0", blitz=True, opponent="random", play_as="random")
+    model = sb3_contrib.MaskablePPO("CnnPolicy", env, n_steps=128, batch_size=64, n_epochs=1, seed=0, verbose=0,
+                                    policy_kwargs={"features_extractor_class": BoardFeatures,
+                                                   "features_extractor_kwargs": {"hexagonal": True, "onboard_plane": 4,
+                                                                                 "channels": 16, "blocks": 1}})
+    counter = _CountIllegal()
+    model.learn(total_timesteps=256, callback=counter)
+    assert model.num_timesteps >= 256 and counter.episodes > 0 and counter.illegal == 0
+    obs, _ = env.reset(seed=2)
+    mask = env.unwrapped.action_masks()
+    action, _ = model.predict(obs, action_masks=mask, deterministic=True)
+    assert mask[int(action)]

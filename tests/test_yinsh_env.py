@@ -210,8 +210,8 @@ def test_ansi_render_names_the_points():
     lines = text.splitlines()
     assert lines[0].split() == list("ABCDEFGHIJK") and lines[-2] == lines[0]
     assert text.count("W") == 1 and "black to place a ring" in lines[-1] and "pool 51" in lines[-1]
-    # Row numbers stand at the left ends of the row lines, 1 to 11.
-    assert sorted(int(t) for line in lines[1:-2] for t in re.findall(r"\d+", line)) == list(range(1, 12))
+    # Row numbers stand at both ends of the row lines, 1 to 11 twice.
+    assert sorted(int(t) for line in lines[1:-2] for t in re.findall(r"\d+", line)) == sorted(2 * list(range(1, 12)))
     # E5 sits in column E (the letter's position) on the line of row number 5's point there.
     col = lines[0].index("E")
     assert any(line[col] == "W" for line in lines[1:-2])

@@ -144,13 +144,15 @@ def run_batched(batch: int, steps: int, seed: int, blitz: bool) -> tuple[int, in
     final = np.zeros((OK.NUM_PLANES, n), np.int8)
     for b in range(batch):
         OK.init_state(old[b], n, t.onboard, target)
-    # The pre-issue-38 batch kernels' signatures, kept for callers of batch_reset/batch_step.
-    compat = np.zeros((batch, K.STATE_SIZE), np.int32)
-    c_obs = np.zeros((batch, OK.NUM_PLANES, n), np.int8)
-    c_final = np.zeros_like(c_obs)
-    c_mask = np.zeros((batch, 4 * n + 1), np.int8)
-    c_out = (np.zeros(batch, np.float32), np.zeros(batch, bool), np.zeros(batch, np.int8), np.zeros((batch, 2), np.float32))
-    YBK.batch_reset(compat, n, t.onboard, target, t.rays, t.lines, t.line_dir, t.points, c_obs, c_mask)
+    # The batch kernels driven directly, as a compiled caller would, beside the engines.
+    direct = np.zeros((batch, K.STATE_SIZE), np.int32)
+    d_obs = np.zeros((batch, OK.NUM_PLANES, n), np.int8)
+    d_final = np.zeros_like(d_obs)
+    d_mask = np.zeros((batch, 4 * n + 1), np.int8)
+    d_legal = np.zeros((batch, K.MAX_LEGAL), np.int16)
+    d_count = np.zeros(batch, np.int32)
+    d_out = (np.zeros(batch, np.float32), np.zeros(batch, bool), np.zeros(batch, np.int8), np.zeros((batch, 2), np.float32))
+    YBK.reset_games(direct, target, d_obs, d_mask, d_legal, d_count, True)
     rng = np.random.default_rng(seed)
     finished = compared = 0
     for step in range(steps):
@@ -165,18 +167,19 @@ def run_batched(batch: int, steps: int, seed: int, blitz: bool) -> tuple[int, in
         np.testing.assert_array_equal(out.observation.reshape(batch, OK.NUM_PLANES, n), obs, err_msg=where)
         np.testing.assert_array_equal(out.to_play, old[:, n + OK.M_TO_MOVE], err_msg=where)
         np.testing.assert_array_equal(out_bare.to_play, out.to_play, err_msg=where)
-        np.testing.assert_array_equal(compat, full.get_states(), err_msg=where)
-        np.testing.assert_array_equal(c_mask, mask, err_msg=where)
-        np.testing.assert_array_equal(c_obs, obs, err_msg=where)
+        np.testing.assert_array_equal(direct, full.get_states(), err_msg=where)
+        np.testing.assert_array_equal(d_mask, mask, err_msg=where)
+        np.testing.assert_array_equal(d_obs, obs, err_msg=where)
         compared += batch
         actions = full.random_actions(rng)
         np.testing.assert_array_equal(bare.random_actions(np.random.default_rng(seed + step)),
                                       full.random_actions(np.random.default_rng(seed + step)))
         out, out_bare = full.step(actions), bare.step(actions)
-        YBK.batch_step(compat, actions, n, t.onboard, target, t.rays, t.lines, t.line_dir, t.points, c_obs, c_mask,
-                       *c_out, c_final)
-        np.testing.assert_array_equal(c_out[1], out.terminated, err_msg=where)
-        np.testing.assert_array_equal(c_out[0], out.reward, err_msg=where)
+        assert YBK.step_games(direct, actions, target, d_obs, d_mask, d_legal, d_count, *d_out, d_final, True) == -1
+        np.testing.assert_array_equal(d_out[1], out.terminated, err_msg=where)
+        np.testing.assert_array_equal(d_out[0], out.reward, err_msg=where)
+        np.testing.assert_array_equal(d_out[2], out.to_play, err_msg=where)
+        np.testing.assert_array_equal(d_out[3], out.info["final_rewards"], err_msg=where)
         for b in range(batch):
             actor = int(old[b, n + OK.M_TO_MOVE])
             ended = OK.apply_action(old[b], n, t.rays, t.lines, int(actions[b]))
@@ -189,6 +192,7 @@ def run_batched(batch: int, steps: int, seed: int, blitz: bool) -> tuple[int, in
                 assert out.reward[b] == out_bare.reward[b] == (0.0 if w == OK.DRAW else (1.0 if w == actor else -1.0))
                 OK.observe_into(old[b], n, t.onboard, t.points, actor, final)
                 np.testing.assert_array_equal(out.info["final_obs"][b].reshape(OK.NUM_PLANES, n), final)
+                np.testing.assert_array_equal(d_final[b], final)
                 OK.init_state(old[b], n, t.onboard, target)
             else:
                 assert out.reward[b] == out_bare.reward[b] == 0.0

@@ -4,4 +4,5 @@ import sys
 
 from .cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # the docs build imports this module to read it: play only when run
+    sys.exit(main())

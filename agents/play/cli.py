@@ -18,7 +18,7 @@ move in the game's notation (docs/rules/xodd_yodd.md section 8):
 ``Bc4,Wd5``      a whole two-stone turn on one line
 ``pass``         pass (step 1); two passes in a row end the game
 ``end``          end the turn after one stone (step 2)
-``undo``         take back your last decision and the agent's replies after it
+``undo``         take back your last move as typed (the whole line) and the agent's replies after it
 ``hint [SPEC]``  what an agent (default ``--hint``, greedy) would play here
 ``save FILE``    write the game's record to FILE
 ``quit``         stop (the record is saved, as at the end)
@@ -61,7 +61,7 @@ from odd_env.game import available_games
 from .session import DEFAULT_SIZES, PlaySession, load_record
 
 COMMANDS = """commands:
-  undo           take back your last decision (and the agent's replies)
+  undo           take back your last move as typed (the whole line) and the agent's replies
   hint [SPEC]    what an agent would play here (default: {hint})
   save FILE      write the record to FILE
   quit           stop (the record is saved)

@@ -8,8 +8,8 @@ replies. The terminal (:mod:`agents.play`) and the Jupyter widget
     session = PlaySession("yodd", 4, opponent="mcts:simulations=200", human="black", seed=1)
     session.play_text("Bc4")          # a step of the person; the agent replies when the turn passes
     session.play_text("Wd5")
-    session.undo()                    # back to the person's previous decision
-    session.hint()                    # what the hint agent (greedy) would play here
+    session.undo()                    # take back the person's last move as entered (Wd5), and the replies
+    session.hint()                    # what the hint agent (greedy) would play here, as the person types it
     session.save("game.txt")          # the record, which GameRecord.load reads back
 
 What differs between games (reading a move, naming an action, the status
@@ -76,12 +76,15 @@ def _load(spec: str, what: str) -> Agent:
 
 @dataclass(frozen=True)
 class Move:
-    """One action as played: by which player, whether the agent played it, and its name."""
+    """One action as played: by which player, whether the agent played it, and its name; ``continued``:
+    it only begins a move that the player's next action ends and names whole (YINSH's ring chosen,
+    ``E4-``, then ``E4-E10``; see :meth:`odd_env.common.front.FrontEnd.continued`)."""
 
     player: int
     action: int
     name: str
     by_agent: bool
+    continued: bool = False
 
 
 class PlaySession:
@@ -165,11 +168,18 @@ class PlaySession:
         self._state = self.adapter.new_state()
         self._moves: list[Move] = []
         self._history: list[Any] = []  # the position before each move, for undo
+        self._entries: list[int] = []  # where each of the person's entries (a line, a click) begins in _moves
         for i, a in enumerate(actions):
             message = self.adapter.illegal(self._state, a)
             if message is not None:
                 raise ValueError(f"move #{i + 1} of the game to go on with: {message}")
-            self._apply(int(a), by_agent=self.to_move != self.human)
+            by_agent = self.to_move != self.human
+            previous = self._moves[-1] if self._moves else None
+            # A replayed game's entries are not known: each of the person's moves is one, a ring chosen
+            # and its destination together.
+            if not by_agent and not (previous is not None and previous.continued and not previous.by_agent):
+                self._entries.append(len(self._moves))
+            self._apply(int(a), by_agent=by_agent)
         self.opponent.reset(self.seed)
         self.last_reply: list[Move] = []
         """The agent's moves since the person's last one."""
@@ -208,8 +218,8 @@ class PlaySession:
 
     @property
     def can_undo(self) -> bool:
-        """True when the person has a decision to take back."""
-        return any(not m.by_agent for m in self._moves)
+        """True when the person has a move to take back."""
+        return bool(self._entries)
 
     @property
     def human_name(self) -> str:
@@ -240,8 +250,10 @@ class PlaySession:
         return "you won" if r > 0 else "you lost" if r < 0 else "a draw"
 
     def describe(self, moves: Sequence[Move]) -> str:
-        """The names of ``moves`` joined by ``", "`` (``"Wd4, Bc5"``)."""
-        return ", ".join(m.name for m in moves)
+        """The names of ``moves`` joined by ``", "`` (``"Wd4, Bc5"``); a move in two actions by its
+        whole name (YINSH: ``"H7-F5"``, not ``"H7-, H7-F5"``)."""
+        return ", ".join(m.name for i, m in enumerate(moves)
+                         if not (m.continued and i + 1 < len(moves) and moves[i + 1].player == m.player))
 
     def describe_undone(self, undone: Sequence[Move]) -> str:
         """What :meth:`undo` took back: ``"took back your Bc3 and greedy's Wd4, end"``."""
@@ -287,6 +299,7 @@ class PlaySession:
         return self.play(found[1], reply)
 
     def _play(self, actions: list[int], reply: bool) -> list[Move]:
+        self._entries.append(len(self._moves))  # what one line or click played: undo takes it back whole
         made = [self._apply(a, by_agent=False) for a in actions]
         self.last_reply = []
         return made + (self.reply() if reply else [])
@@ -311,20 +324,22 @@ class PlaySession:
 
     def _apply(self, action: int, by_agent: bool) -> Move:
         s = self._state
-        move = Move(int(s.to_move), action, self.adapter.action_name(s, action), by_agent)
+        move = Move(int(s.to_move), action, self.adapter.action_name(s, action), by_agent,
+                    self.adapter.continued(s, action))
         self._history.append(s.copy())
         s.apply(action)
         self._moves.append(move)
         return move
 
     def undo(self) -> list[Move]:
-        """Take back the person's last move and the agent's replies after it; returns the moves taken back.
+        """Take back the person's last move as entered (all that one line or one click played: ``E5-E9``,
+        ``Bc4,Wd5``) and the agent's replies after it; returns the moves taken back.
 
         ValueError (nothing changes) when the person has not moved yet.
         """
         if not self.can_undo:
             raise ValueError("nothing to undo: you have not moved yet")
-        k = max(i for i, m in enumerate(self._moves) if not m.by_agent)
+        k = self._entries.pop()
         undone = self._moves[k:]
         self._state = self._history[k]
         del self._moves[k:], self._history[k:]
@@ -339,12 +354,18 @@ class PlaySession:
         self._start(())
 
     def hint(self, spec: str | None = None) -> tuple[int, str]:
-        """(action, name) that agent ``spec`` (default :attr:`hint_spec`) would play for the person now."""
+        """What agent ``spec`` (default :attr:`hint_spec`) would play for the person now: (its first
+        action, the move's name as the prompt takes it). A move in two actions is asked whole and
+        named whole (YINSH: the ring and where it goes, ``E4-E10``)."""
         self._check_turn()
         agent = self._hint_agent(spec or self.hint_spec)
         agent.reset(self.seed)
-        action = int(agent.act(self._state.copy()))
-        return action, self.adapter.action_name(self._state, action)
+        state = self._state.copy()
+        first = action = int(agent.act(state.copy()))
+        while self.adapter.continued(state, action):
+            state.apply(action)
+            action = int(agent.act(state.copy()))
+        return first, self.adapter.action_name(state, action)
 
     def _hint_agent(self, spec: str) -> Agent:
         if spec not in self._hint_agents:

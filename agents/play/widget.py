@@ -9,7 +9,7 @@ shows the board (the SVG of game's front end (:class:`odd_env.common.front.Front
 cells dotted and the last turn's stones ringed), the group counts, the parity
 and whose turn it is. A click on a cell places a stone of your colour; the
 toggle above the board (or shift-click) places one of the opponent's colour.
-Buttons: pass / end turn, undo (back to your previous decision), hint, and a
+Buttons: pass / end turn, undo (back before your last click), hint, and a
 new game (with the colour you choose). The agent replies by itself.
 
 YINSH (``agents.play_widget(game="yinsh", variant="blitz", opponent="random")``):

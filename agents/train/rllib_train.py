@@ -18,12 +18,21 @@ steps per second, win rates against the league and, every
 ``league.json`` beside RLlib's files: the iteration, the steps and the
 league's slots, which ``--resume`` rebuilds before RLlib restores the weights
 and optimizer). A new run refuses a run directory that holds one unless
-``--resume`` or ``--overwrite`` is given.
+``--resume`` or ``--overwrite`` is given, and a run directory in use by
+another process (an exclusive lock on ``<run-dir>/.lock`` for as long as the
+run lasts, as :mod:`agents.train.ppo` takes).
+
+An iteration that samples no environment steps (its env runners died: Ray's
+memory monitor kills workers when the machine runs short; or they never
+started) stops the run with an error and exit status 1
+(:class:`NoStepsError`), before that iteration writes a checkpoint, a row of
+metrics or an evaluation.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import math
@@ -36,7 +45,8 @@ from typing import TYPE_CHECKING, Any
 
 import torch
 
-from odd_env._files import RECORD_LIMIT, check_can_make_dir, read_text, write_atomic
+from odd_env._files import (RECORD_LIMIT, LockedError, check_can_make_dir, lock_dir, read_text, unlock_dir,
+                            write_atomic)
 
 if TYPE_CHECKING:  # ray is imported when a run starts, so that --help and errors come fast
     from ray.rllib.algorithms.ppo import PPOConfig
@@ -327,6 +337,7 @@ def iteration_metrics(result: dict) -> dict[str, float]:
     flat = _flatten(result)
     keys = {
         "env_steps_total": "env_runners/num_env_steps_sampled_lifetime",
+        "env_steps_sampled": "env_runners/num_env_steps_sampled",  # in this iteration
         "episode_len_mean": "env_runners/episode_len_mean",
         "win_rate_vs_league": "env_runners/win_rate_vs_league",
         "illegal_action_rate": "env_runners/illegal_action_rate",
@@ -347,6 +358,44 @@ def iteration_metrics(result: dict) -> dict[str, float]:
         if k.startswith(prefix) and isinstance(v, (int, float)):
             out["win_rate/" + k[len(prefix):]] = float(v)
     return out
+
+
+class NoStepsError(RuntimeError):
+    """A training iteration sampled no environment steps: the run would learn nothing, so it stops."""
+
+
+def check_progress(row: dict[str, float], iteration: int, steps: int) -> int:
+    """The lifetime environment steps after ``iteration``, read from its metrics row
+    (:func:`iteration_metrics` of RLlib's result; ``steps``: the lifetime steps before it). Raises
+    :class:`NoStepsError` when the iteration sampled none (neither the lifetime count grew nor the
+    iteration's own count is positive, or RLlib reported no count at all), naming the env step
+    failures and env runner restarts RLlib counted."""
+    done, sampled = row.get("env_steps_total"), row.get("env_steps_sampled")
+    if done is not None and math.isfinite(done) and int(done) > steps:
+        return int(done)
+    if sampled is not None and math.isfinite(sampled) and int(sampled) > 0:
+        return steps + int(sampled)  # a lifetime count that a restore did not carry on
+    seen = [f"{row[k]:g} {what}" for k, what in (("env_step_failures", "env step failures"),
+                                                 ("env_runner_restarts", "env runner restarts"))
+            if row.get(k)]
+    count = "no step count at all" if done is None else f"{steps:,} steps in all, as before"
+    raise NoStepsError(
+        f"iteration {iteration} sampled no environment steps ({count}"
+        + (f"; {', '.join(seen)}" if seen else "") + "): the env runners died or never started (Ray's "
+        "memory monitor kills workers when the machine runs short of memory; Ray's logs are in "
+        "/tmp/ray/session_latest/logs). Nothing was written for this iteration (no checkpoint, metrics or "
+        "evaluation); try fewer --env-runners, more free memory, or --env-runners 0 (sampling in this process)")
+
+
+def _release(run_dir: Path, made: bool) -> None:
+    """Release the lock on ``run_dir``; remove the directory too when this process made it and it holds
+    nothing but the lock file (a run that did not start leaves no trace)."""
+    unlock_dir(run_dir)
+    if made:
+        with contextlib.suppress(OSError):
+            if [p.name for p in run_dir.iterdir()] == [".lock"]:
+                (run_dir / ".lock").unlink()
+                run_dir.rmdir()
 
 
 def prepare_run_dir(args: Args, clear: bool = True) -> dict[str, Any] | None:
@@ -399,20 +448,33 @@ def _save(algo: Any, league: Any, ckpt: Path, iteration: int, steps: int) -> Non
 def train(args: Args) -> dict[str, float]:
     """Run to ``args.iterations`` iterations (Ray must be initialised), from the run's checkpoint with
     ``args.resume``; returns the last row of metrics. A resumed run already at ``args.iterations`` is a
-    ValueError, raised before RLlib builds anything."""
+    ValueError, raised before RLlib builds anything; so is a run directory that another process holds
+    (:class:`odd_env._files.LockedError`). An iteration that samples no environment steps raises
+    :class:`NoStepsError` before anything of it is written."""
     from . import rllib
     from .ppo import RunLog
 
     check_args(args)
+    run_dir = check_can_make_dir(args.run_dir, "--run-dir")
+    made = not run_dir.exists()
+    # One process a run directory: a second run there would write the same checkpoint and CSV. The
+    # lock lasts until this function returns or the process ends (a kill included).
+    lock_dir(run_dir, "--run-dir")  # (a no-op when main took it already)
+    try:
+        return _train_locked(args, run_dir, rllib, RunLog)
+    finally:
+        _release(run_dir, made)
+
+
+def _train_locked(args: Args, run_dir: Path, rllib: Any, RunLog: Any) -> dict[str, float]:
     record = prepare_run_dir(args)
     torch.set_num_threads(args.threads)
-    run_dir = Path(args.run_dir)
     ckpt = run_dir / "checkpoint"
-    run_dir.mkdir(parents=True, exist_ok=True)
     algo = build_config(args).build_algo()
     league = next(cb for cb in algo.callbacks if isinstance(cb, rllib.LeagueCallback))
     start, steps = 0, 0
     row: dict[str, float] = {}
+    log = None
     try:
         if record is not None:
             league.set_state(algo, record["league"])  # the snapshot modules, before their weights load
@@ -428,9 +490,9 @@ def train(args: Args) -> dict[str, float]:
         for it in range(start + 1, args.iterations + 1):
             result = algo.train()
             row = iteration_metrics(result)
+            done = check_progress(row, it, steps)  # NoStepsError before anything of it is written
             if it == args.iterations and not (args.eval_every and it % args.eval_every == 0):
                 row.update(iteration_metrics({"evaluation": algo.evaluate()}))  # the final evaluation
-            done = int(row.get("env_steps_total", steps))
             row.update(iteration=float(it), env_steps=float(done - steps))
             if row.get("iteration_seconds"):
                 row["steps_per_second"] = row["env_steps"] / row["iteration_seconds"]
@@ -443,25 +505,38 @@ def train(args: Args) -> dict[str, float]:
             shown.update({k: v for k, v in row.items() if k.startswith("win_rate/")})
             print(f"iteration {it}: {steps} steps " + " ".join(f"{k}={v:.3g}" for k, v in shown.items()),
                   flush=True)
-        log.close()
     finally:
+        if log is not None:
+            log.close()
         algo.stop()
     return row
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Command-line entry point (exit status 2 on bad options)."""
+    """Command-line entry point (exit status 2 on bad options, 1 when an iteration samples no steps)."""
+    run_dir, made = None, False
     try:
         args = parse_args(argv)
         check_args(args)
+        run_dir = check_can_make_dir(args.run_dir, "--run-dir")
+        made = not run_dir.exists()
+        lock_dir(run_dir, "--run-dir")  # held through train(); a second run on the directory stops here
         prepare_run_dir(args, clear=False)  # before Ray starts (train clears an --overwrite run's files)
         require_ray()
     except (ValueError, OSError) as err:  # OSError: a run directory that cannot be made or read
+        if run_dir is not None and not isinstance(err, LockedError):
+            _release(run_dir, made)
         print(f"python -m agents.rllib_train: error: {err}", file=sys.stderr)
         raise SystemExit(2) from None
     init_ray(args)
     t0 = time.perf_counter()
-    train(args)
+    try:
+        train(args)
+    except NoStepsError as err:
+        print(f"python -m agents.rllib_train: error: {err}", file=sys.stderr)
+        raise SystemExit(1) from None
+    finally:
+        _release(run_dir, made)
     print(f"done in {time.perf_counter() - t0:.0f} s; player: agents.load('rllib', path='{args.run_dir}/checkpoint')")
 
 

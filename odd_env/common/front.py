@@ -73,6 +73,12 @@ class FrontEnd(ABC):
     def action_name(self, state: Any, action: int) -> str:
         """``action`` in the game's notation, for the player to act in ``state``."""
 
+    def continued(self, state: Any, action: int) -> bool:
+        """True when ``action`` only begins a move that the same player's next action ends, and that
+        action's name names the whole move (YINSH: a ring chosen, ``E4-``, then ``E4-E10``): lists of
+        moves, hints and undo treat the two as one. False by default."""
+        return False
+
     @abstractmethod
     def illegal(self, state: Any, action: int) -> str | None:
         """None if ``action`` is legal in ``state``, else one sentence naming it and the rules' reason."""

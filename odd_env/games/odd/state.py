@@ -59,7 +59,8 @@ import numpy as np
 
 from . import kernels as K
 from ...common.geometry import Geometry
-from .validation import as_int, check_cell, check_colour, check_geometry, check_state, describe_cell
+from ...common.position import PositionBase
+from .validation import check_cell, check_colour, check_geometry, check_state, describe_cell
 
 OBSERVATION_VERSION = 1
 """Bumped whenever the meaning of the observation planes changes."""
@@ -102,27 +103,9 @@ _CONSTANT = (5, 6, 11)
 
 
 def _check_planes(g: Geometry, flat: np.ndarray) -> None:
-    """ValueError naming the plane and cell if the planes ``flat`` (``[NUM_PLANES, H*W]``)
-    are not 0/1 or contradict each other; the checks that need no rules."""
-    bad = np.argwhere((flat != 0) & (flat != 1))
-    if len(bad):
-        p, x = (int(v) for v in bad[0])
-        raise ValueError(f"plane {p} ({PLANE_NAMES[p]}) holds {flat[p, x].item()!r} at {describe_cell(g, x)}: "
-                         "planes hold only 0 and 1")
+    """ValueError naming the plane and cell if the stone planes of ``flat`` (``[NUM_PLANES, H*W]``,
+    past :meth:`PositionBase._read_planes`) contradict each other; the checks that need no rules."""
     on = flat.astype(bool)
-    if not np.array_equal(on[3], g.onboard):
-        x = int(np.flatnonzero(on[3] != g.onboard)[0])
-        raise ValueError(f"plane 3 (on-board cells) does not match the {g.game} {g.size} board: it holds "
-                         f"{int(on[3, x])} at {describe_cell(g, x)}")
-    for p in _CONSTANT:
-        if on[p].any() and not on[p].all():
-            raise ValueError(f"plane {p} ({PLANE_NAMES[p]}) must be constant (all 0 or all 1), but it is 1 on "
-                             f"{int(on[p].sum())} of {g.num_cells} cells")
-    for p in _ZERO_OFF_BOARD:
-        off = on[p] & ~g.onboard
-        if off.any():
-            raise ValueError(f"plane {p} ({PLANE_NAMES[p]}) marks {describe_cell(g, int(np.flatnonzero(off)[0]))}; "
-                             "off-board cells are 0 in this plane")
     both = on[0] & on[1]
     if both.any():
         raise ValueError(f"{describe_cell(g, int(np.flatnonzero(both)[0]))} holds both an own stone (plane 0) "
@@ -149,16 +132,23 @@ def _check_planes(g: Geometry, flat: np.ndarray) -> None:
                          "is 0); it is all zero until a stone is placed")
 
 
-class GameState:
+class GameState(PositionBase):
     """One position of Xodd or Yodd with the player to act and the step of the turn.
 
     Actions are relative to the player to act (docs/rules/xodd_yodd.md section 5): ``a < N``
     is a stone of their own colour on cell ``a``, ``N <= a < 2N`` a stone of
     the opponent's colour on cell ``a - N``, and ``2N`` is pass (step 1) or
-    end turn (step 2), with ``N = H * W``.
+    end turn (step 2), with ``N = H * W``. Players: 0 black, 1 white. Copying,
+    pickling, play and the checks of arguments are :class:`~odd_env.common.position.PositionBase`'s.
     """
 
-    __slots__ = ("geometry", "data", "_n", "_meta", "_mask", "_keep")
+    __slots__ = ("_keep", "_n", "geometry")
+    _GAME_SLOTS = ("geometry",)
+    _M_TO_MOVE, _M_DONE, _M_WINNER, _M_PLY, _M_PASSES = K.M_TO_MOVE, K.M_DONE, K.M_WINNER, K.M_PLY, K.M_PASSES
+    _PLAYER_NAMES = COLOUR_NAMES
+    _NUM_PLANES, _PLANE_NAMES, _PLANE_DTYPE_KINDS = NUM_PLANES, PLANE_NAMES, "biuf"
+    _ONBOARD_PLANE, _CONSTANT_PLANES, _ZERO_OFF_BOARD_PLANES = 3, _CONSTANT, _ZERO_OFF_BOARD
+    _CELL_WORD, _ACTIONS_FORMULA = "cell", "2*H*W+1"
 
     def __init__(self, geometry: Geometry, data: np.ndarray | None = None):
         """A new game on ``geometry``'s board, or the position held in ``data``.
@@ -177,22 +167,28 @@ class GameState:
             if not (data.flags.c_contiguous and data.flags.writeable):
                 raise ValueError("state data must be a C-contiguous, writeable array (the state plays in place): "
                                  "pass np.array(data, dtype=np.int32)")
-        self._bind(geometry, data)
-
-    def _bind(self, geometry: Geometry, data: np.ndarray) -> None:
-        n = geometry.num_cells
         self.geometry = geometry
+        self._bind(data)
+
+    def _bind(self, data: np.ndarray) -> None:
+        n = self.geometry.num_cells
         self.data = data
         self._n = n
         self._meta = data[2 * n : 2 * n + K.META]
-        self._mask: np.ndarray | None = None
-        self._keep: np.ndarray | None = None
+        self._mask = None
+        self._keep = None
+
+    def _fill_copy(self, other: GameState, data: np.ndarray) -> None:
+        n = self._n
+        other.geometry, other._n, other._keep = self.geometry, n, self._keep
+        other.data, other._meta = data, data[2 * n : 2 * n + K.META]
 
     @classmethod
     def _trusted(cls, geometry: Geometry, data: np.ndarray) -> GameState:
         """Wrap ``data`` that the rules kernels produced, without checking it (the engine's own states)."""
         state = cls.__new__(cls)
-        state._bind(geometry, data)
+        state.geometry = geometry
+        state._bind(data)
         return state
 
     @classmethod
@@ -209,22 +205,14 @@ class GameState:
         """
         g = check_geometry(geometry)
         n = g.num_cells
-        planes = np.asarray(planes)
-        if planes.ndim != 3 or planes.shape != (NUM_PLANES, g.height, g.width):
-            raise ValueError(
-                f"planes must have shape ({NUM_PLANES}, {g.height}, {g.width}) for "
-                f"{g.game} {g.size}, got {planes.shape}"
-            )
-        if planes.dtype.kind not in "biuf":
-            raise ValueError(f"planes must hold numbers 0 or 1, got dtype {planes.dtype}")
-        flat = planes[:NUM_PLANES].reshape(NUM_PLANES, n)
+        flat = cls._read_planes(g, planes, f"{g.game} {g.size}")
         _check_planes(g, flat)
         on = flat.astype(bool)
         viewer = BLACK if on[6, 0] else WHITE
         state = cls(g)
         data, nbr = state.data, g.neighbours
         own, opp = viewer + 1, 2 - viewer
-        # _check_planes made every stone an on-board cell holding one colour:
+        # The checks made every stone an on-board cell holding one colour:
         # placing them is safe and the kernels build groups and parity bits.
         for cell in np.flatnonzero(on[0]):
             K.place(data, n, nbr, int(cell), own)
@@ -256,42 +244,18 @@ class GameState:
             )
         return state
 
-    # ------------------------------------------------------------ copying
-    def copy(self) -> GameState:
-        """An independent copy (one array copy; the geometry is shared)."""
-        other = GameState.__new__(GameState)
-        other.geometry = self.geometry
-        other.data = self.data.copy()
-        other._n = self._n
-        other._meta = other.data[2 * self._n : 2 * self._n + K.META]
-        other._mask = self._mask
-        other._keep = self._keep
-        return other
-
-    __copy__ = copy
-
-    def __deepcopy__(self, memo) -> GameState:
-        return self.copy()
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, GameState):
-            return NotImplemented
+    def _equal(self, other: GameState) -> bool:
+        # The union-find block is left out: two histories can link the same groups differently.
         return (
             self.geometry is other.geometry
             and np.array_equal(self.board, other.board)
             and np.array_equal(self._meta, other._meta)
         )
 
-    __hash__ = None  # mutable
+    def _game_args(self) -> tuple[str, int | None, str]:
+        return self.geometry.game, self.geometry.size, ""
 
     # ------------------------------------------------------------ reading
-    @property
-    def game(self):
-        """The :class:`odd_env.game.Game` this is a position of (Xodd or Yodd at this size)."""
-        from ...game import make  # the interface sits above the rules core
-
-        return make(self.geometry.game, self.geometry.size)
-
     @property
     def game_name(self) -> str:
         """``"xodd"`` or ``"yodd"``."""
@@ -302,18 +266,10 @@ class GameState:
         meta = (self.to_move, self.turn_step, self.first_stone, self.consecutive_passes, self.is_terminal)
         return self.board.tobytes() + np.array(meta, dtype=np.int32).tobytes()
 
-    def _m(self, i: int) -> int:
-        return int(self._meta[i])
-
     @property
     def board(self) -> np.ndarray:
         """int32[H*W] view: 0 empty, 1 black, 2 white, 3 off-board (read it, don't write)."""
         return self.data[: self._n]
-
-    @property
-    def to_move(self) -> int:
-        """Player to act: 0 black, 1 white."""
-        return self._m(K.M_TO_MOVE)
 
     @property
     def turn_step(self) -> int:
@@ -342,42 +298,14 @@ class GameState:
         return b + w
 
     @property
-    def consecutive_passes(self) -> int:
-        """Passes in a row just played (2 ends the game)."""
-        return self._m(K.M_PASSES)
-
-    @property
     def num_empty(self) -> int:
         """Empty on-board cells."""
         return self._m(K.M_EMPTY)
 
     @property
-    def ply(self) -> int:
-        """Environment steps played so far."""
-        return self._m(K.M_PLY)
-
-    @property
     def turn(self) -> int:
         """Turns completed so far."""
         return self._m(K.M_TURN)
-
-    @property
-    def is_terminal(self) -> bool:
-        """True once both players have passed in succession."""
-        return bool(self._m(K.M_DONE))
-
-    @property
-    def winner(self) -> int | None:
-        """0 black, 1 white, None while the game runs."""
-        w = self._m(K.M_WINNER)
-        return None if w < 0 else w
-
-    def returns(self) -> tuple[float, float]:
-        """(black, white) rewards: +1/-1 at the end, zeros before."""
-        w = self.winner
-        if w is None:
-            return 0.0, 0.0
-        return (1.0, -1.0) if w == BLACK else (-1.0, 1.0)
 
     def group_of(self, cell: int) -> int:
         """A label of the group holding the stone on ``cell`` (its root), or -1 if it holds no stone.
@@ -390,28 +318,28 @@ class GameState:
         return int(K.find(self.data, self._n, x))
 
     # ------------------------------------------------------------ rules
-    def _legal(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._mask is None:
-            n = self._n
-            mask = np.empty(2 * n + 1, dtype=np.int8)
-            keep = np.empty((2, n), dtype=np.int8)
-            K.legal_mask_into(self.data, n, self.geometry.neighbours, mask, keep)
-            mask.setflags(write=False)
-            keep.setflags(write=False)
-            self._mask, self._keep = mask, keep
-        return self._mask, self._keep
+    def _fill_legal(self, viewer: int = 0, flat: np.ndarray | None = None) -> None:
+        # With ``flat``, the same kernel call also writes the planes of ``viewer`` there.
+        g = self.geometry
+        n = self._n
+        mask = np.empty(2 * n + 1, dtype=np.int8)
+        keep = np.empty((2, n), dtype=np.int8)
+        if flat is None:
+            K.legal_mask_into(self.data, n, g.neighbours, mask, keep)
+        else:
+            K.legal_mask_and_observe(self.data, n, g.neighbours, g.onboard, viewer, mask, keep, flat)
+        mask.setflags(write=False)
+        keep.setflags(write=False)
+        self._mask, self._keep = mask, keep
 
-    def legal_action_mask(self) -> np.ndarray:
-        """int8[2N+1], 1 where the action is legal for the player to act (read-only, cached)."""
-        return self._legal()[0]
-
-    def legal_actions(self) -> np.ndarray:
-        """Indices of the legal actions, ascending."""
-        return np.flatnonzero(self.legal_action_mask())
+    @property
+    def _num_actions(self) -> int:
+        return 2 * self._n + 1
 
     def parity_keeping(self) -> np.ndarray:
         """int8[2, N]: 1 where a stone of colour (0 black, 1 white) keeps parity."""
-        return self._legal()[1]
+        self.legal_action_mask()  # computes both
+        return self._keep
 
     def placement_classes(self) -> np.ndarray:
         """int8[2, N] per colour (0 black, 1 white) and cell: -1 not empty, 0 illegal now,
@@ -436,19 +364,9 @@ class GameState:
         roots = np.empty(8, dtype=np.int32)
         return int(K.adjacent_groups(self.data, g.num_cells, g.neighbours, x, c + 1, roots))
 
-    def why_illegal(self, action: object) -> str | None:
-        """None if ``action`` is legal here, else a sentence saying why not."""
+    def _why_not(self, a: int) -> str:
         g = self.geometry
         n = g.num_cells
-        a = as_int(action)
-        if a is None:
-            return f"action must be an integer in [0, {2 * n}], got {action!r} of type {type(action).__name__}"
-        if not 0 <= a <= 2 * n:
-            return f"action {a} is out of range: actions are 0..{2 * n} (2*H*W+1 = {2 * n + 1} actions)"
-        if self.is_terminal:
-            return "the game is over"
-        if self.legal_action_mask()[a]:
-            return None
         if a == 2 * n:
             if self.first_turn:
                 return "Black may not pass on the first turn"
@@ -468,55 +386,16 @@ class GameState:
         return (f"a {who} stone on {g.label(x)} flips parity (k={k}) and no parity-flipping "
                 "second stone would remain to restore an odd total")
 
-    def apply(self, action: int) -> GameState:
-        """Play ``action`` (an integer scalar, 0-d arrays included) in place after checking it;
-        raise ValueError (state unchanged) if illegal."""
-        a = int(action) if type(action) is int else as_int(action)
-        if a is not None:
-            mask = self._mask if self._mask is not None else self._legal()[0]
-            if 0 <= a <= 2 * self._n and mask[a]:
-                K.apply_action(self.data, self._n, self.geometry.neighbours, a)
-                self._mask = None
-                self._keep = None
-                return self
-        raise ValueError(f"illegal action {action!r}: {self.why_illegal(action)}")
+    def _play(self, action: int) -> None:
+        K.apply_action(self.data, self._n, self.geometry.neighbours, action)
+        self._keep = None
 
-    def child(self, action: int) -> GameState:
-        """A copy with ``action`` played."""
-        return self.copy().apply(action)
-
-    def observation(self, viewer: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """int8[C, H, W] planes from ``viewer``'s side (0 black, 1 white; default: the player to act).
-
-        ``out``, if given, must be a C-contiguous writeable int8[C, H, W] array; it is filled and returned.
-        """
-        g = self.geometry
-        n = self._n
-        if viewer is None:
-            viewer = self.to_move
-        elif type(viewer) is not int or not 0 <= viewer <= 1:
-            v = as_int(viewer)
-            if v not in (0, 1):
-                raise ValueError(f"viewer must be 0 (black), 1 (white) or None (the player to act), got {viewer!r}")
-            viewer = v
-        shape = (NUM_PLANES, g.height, g.width)
-        if out is None:
-            out = np.empty(shape, dtype=np.int8)
-        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == shape
-                  and out.flags.c_contiguous and out.flags.writeable):
-            got = f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray) else type(out).__name__
-            raise ValueError(f"out must be a C-contiguous, writeable int8{list(shape)} array, got {got}")
-        flat = out.reshape(NUM_PLANES, n)
+    def _observe_into(self, viewer: int, flat: np.ndarray) -> None:
         if self._mask is None:
-            mask = np.empty(2 * n + 1, dtype=np.int8)
-            keep = np.empty((2, n), dtype=np.int8)
-            K.legal_mask_and_observe(self.data, n, g.neighbours, g.onboard, viewer, mask, keep, flat)
-            mask.setflags(write=False)
-            keep.setflags(write=False)
-            self._mask, self._keep = mask, keep
+            self._fill_legal(viewer, flat)
         else:
-            K.observe_into(self.data, n, g.onboard, viewer, self._keep, self._mask, flat)
-        return out
+            g = self.geometry
+            K.observe_into(self.data, self._n, g.onboard, viewer, self._keep, self._mask, flat)
 
     def state_planes(self, out: np.ndarray | None = None) -> np.ndarray:
         """int8[C, H, W] planes of the position from Black's side, whoever is to act
@@ -539,7 +418,3 @@ class GameState:
                   else f"to_move={COLOUR_NAMES[self.to_move]} step={self.turn_step}")
         return (f"GameState({self.geometry.game} {self.geometry.size}, {status}, "
                 f"groups black={b} white={w})")
-
-    def _repr_svg_(self) -> str:
-        """The position as SVG, so that Jupyter draws states (see :func:`odd_env.games.odd.render.to_svg`)."""
-        return self.game.to_svg(self)  # the game's picture: the rules core imports no views

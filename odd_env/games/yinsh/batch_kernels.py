@@ -12,10 +12,6 @@ touched and may be any int8[1, NUM_PLANES, N] placeholders). Besides the
 public mask, each game keeps its legal actions as a list (``legal[b, :count[b]]``),
 which the engine reads to check actions and to sample random ones, so a
 caller may scribble on the public mask without fooling the engine.
-
-``batch_reset`` and ``batch_step`` keep the signatures and behaviour they had
-before issue 38 (the tables as arguments, observations always, the mask
-only), on the new kernels.
 """
 
 from __future__ import annotations
@@ -31,7 +27,6 @@ from .kernels import (
     apply,
     init,
     legal_both,
-    legal_mask,
     observe,
 )
 
@@ -132,44 +127,3 @@ def step_games(states, actions, target, obs, mask, legal, count, reward, termina
         if with_obs:
             observe(s, player, obs[b])
     return -1
-
-
-@njit(cache=True)
-def batch_reset(states, n, onboard, target, rays, lines, line_dir, points, obs, mask):
-    """Start every game and write its first observation and mask (the pre-issue-38 signature)."""
-    for b in range(states.shape[0]):
-        init(states[b], target)
-        legal_mask(states[b], mask[b])
-        observe(states[b], 0, obs[b])
-
-
-@njit(cache=True)
-def batch_step(states, actions, n, onboard, target, rays, lines, line_dir, points, obs, mask,
-               reward, terminated, to_play, final_rewards, final_obs):
-    """Play ``actions`` (legal, checked by the caller) in every game (the pre-issue-38 signature):
-    :func:`step_games` with observations, the mask only and no legality check."""
-    for b in range(states.shape[0]):
-        s = states[b]
-        actor = s[N + M_TO_MOVE]
-        if apply(s, actions[b]):
-            winner = s[N + M_WINNER]
-            terminated[b] = True
-            if winner == DRAW:
-                reward[b] = 0.0
-                final_rewards[b, 0] = 0.0
-                final_rewards[b, 1] = 0.0
-            else:
-                reward[b] = 1.0 if winner == actor else -1.0
-                final_rewards[b, 0] = 1.0 if winner == 0 else -1.0
-                final_rewards[b, 1] = -final_rewards[b, 0]
-            observe(s, actor, final_obs[b])
-            init(s, target)
-        else:
-            reward[b] = 0.0
-            terminated[b] = False
-            final_rewards[b, 0] = 0.0
-            final_rewards[b, 1] = 0.0
-        player = s[N + M_TO_MOVE]
-        to_play[b] = player
-        legal_mask(s, mask[b])
-        observe(s, player, obs[b])

@@ -118,6 +118,10 @@ class YinshFrontEnd(FrontEnd):
         # As a record writes a turn in progress: "E4-" is a ring chosen, "E4" would read as one placed.
         return f"{name}-" if state.decision == YK.KIND_MOVE and action != PASS_ACTION else name
 
+    def continued(self, state: YinshState, action: int) -> bool:
+        """True for a ring chosen to move (``E4-``): its destination's name says the whole move (``E4-E10``)."""
+        return state.decision == YK.KIND_MOVE and action != PASS_ACTION
+
     def illegal(self, state: YinshState, action: int) -> str | None:
         """None if legal, else ``"E5 is illegal: E5 is occupied by a white ring: ..."``."""
         reason = state.why_illegal(action)

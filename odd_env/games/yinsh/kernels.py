@@ -48,8 +48,8 @@ other numba code with no Python per node. None of them allocates except
 is one decision, so the player to move (``to_move``) can stay the same for
 several plies (ring choice then destination, rows then rings).
 
-The older entry points taking the tables as arguments (``apply_action``,
-``legal_mask_into``, ``observe_into``...) remain, as thin wrappers.
+Of the older entry points taking the tables as arguments, ``destinations_into``
+remains (:meth:`YinshState.destinations` reads a ring's destinations with it).
 
 Speed notes: the bookkeeping tells how many rings each player has on the
 board, so ring scans stop after the last one; rows are found on the
@@ -708,68 +708,6 @@ def observe(s, viewer, obs):
 
 # ---------------------------------------------------------------- the older entry points (tables as arguments)
 @njit(cache=True)
-def init_state(s, n, onboard, target):
-    """Write the empty board (white to place the first ring) into ``s`` (``n``, ``onboard``: unused)."""
-    init(s, target)
-
-
-@njit(cache=True)
-def is_marker(v):
-    """True for a marker of either colour."""
-    return v == MARKER or v == MARKER + 1
-
-
-@njit(cache=True)
-def can_move(s, rays, x):
-    """True if the ring on ``x`` has at least one destination (``rays`` unused)."""
-    return ring_can_move(s, x)
-
-
-@njit(cache=True)
 def destinations_into(s, rays, x, mask):
     """Set ``mask[y] = 1`` for every point the ring on ``x`` may move to; return the count."""
     return _destinations(s, x, mask, mask, 0, True, False)
-
-
-@njit(cache=True)
-def rows_into(s, n, lines, line_dir, p, mask):
-    """Set the row actions of player ``p``'s rows of five in ``mask``; return how many."""
-    return _rows(s, p, mask, mask, 0, True, False)
-
-
-@njit(cache=True)
-def row_owners(s, lines):
-    """Bit p set when player p has at least one row of five on the board."""
-    return row_owners_all(s)
-
-
-@njit(cache=True)
-def _to_move_decision(s, n, rays, q):
-    """:func:`to_move_decision` with the older signature."""
-    return to_move_decision(s, q)
-
-
-@njit(cache=True)
-def apply_action(s, n, rays, lines, a):
-    """:func:`apply` with the older signature."""
-    return apply(s, a)
-
-
-@njit(cache=True)
-def legal_mask_into(s, n, rays, lines, line_dir, mask):
-    """:func:`legal_mask` with the older signature."""
-    return _legal(s, mask, mask, True, False)
-
-
-@njit(cache=True)
-def observe_into(s, n, onboard, points, viewer, obs):
-    """:func:`observe` with the older signature."""
-    observe(s, viewer, obs)
-
-
-@njit(cache=True)
-def legal_mask_and_observe(s, n, rays, lines, line_dir, onboard, points, viewer, mask, obs):
-    """:func:`legal_mask_into` then :func:`observe_into` in one call; returns the mask count."""
-    count = _legal(s, mask, mask, True, False)
-    observe(s, viewer, obs)
-    return count

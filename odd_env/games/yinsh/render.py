@@ -85,8 +85,11 @@ _DECISION_TEXT = {
 def to_text(state: YinshState) -> str:
     """The board as text: ``W``/``B`` rings, ``w``/``b`` markers, ``.`` empty points.
 
-    Column letters stand above and below the board, each row number at the
-    upper-left end of its line; the chosen ring is in brackets and the
+    Column letters stand above and below the board, each row number at both
+    ends of its line (a line of points with one row number runs down to the
+    right, one text line per column step), so that a point is read off
+    its column's letter and the number at either end of its line; the chosen
+    ring is in brackets and the
     destination of the latest move in parentheses. The last line says who
     decides what, the rings removed and the markers left in the pool.
     """
@@ -102,17 +105,17 @@ def to_text(state: YinshState) -> str:
         r = g.height - i
         cells[(2 * r - j, _COLUMN_WIDTH * (j + 1) + 1)] = SYMBOLS[int(board[x])]
         rows.setdefault(r, []).append(j)
-    labels: dict[tuple[int, int], str] = {}
+    labels: dict[tuple[int, int], tuple[str, bool]] = {}  # (line, character) -> (text, after the line)
     for r, cols in rows.items():
-        j = min(cols) - 1  # the free point just before the row's first point
-        labels[(2 * r - j, _COLUMN_WIDTH * (j + 1) + 1)] = str(r)
+        for j, after in ((min(cols) - 1, False), (max(cols) + 1, True)):  # the free points beyond the ends
+            labels[(2 * r - j, _COLUMN_WIDTH * (j + 1) + 1)] = (str(r), after)
     # Brackets around the chosen ring, parentheses around the latest destination.
     for point, (left, right) in _marks(state).items():
         i, j = g.row_col(point)
         x = _COLUMN_WIDTH * (j + 1) + 1
         y = 2 * (g.height - i) - j
         cells[(y, x - 1)], cells[(y, x + 1)] = left, right
-    width = _COLUMN_WIDTH * (g.width + 1) + 2
+    width = _COLUMN_WIDTH * (g.width + 2) + 2  # room for the numbers after column K
     top = max(y for y, _ in [*cells, *labels])
     bottom = min(y for y, _ in [*cells, *labels])
     letters = [" "] * width
@@ -121,9 +124,10 @@ def to_text(state: YinshState) -> str:
     lines = ["".join(letters).rstrip()]
     for y in range(top, bottom - 1, -1):
         buf = [" "] * width
-        for (yy, x), text in labels.items():
-            if yy == y:
-                buf[x - len(text) + 1 : x + 1] = list(text)
+        for (yy, x), (text, after) in labels.items():
+            if yy == y:  # a number before its line ends at the free point's place, one after it starts there
+                start = x if after else x - len(text) + 1
+                buf[start : start + len(text)] = list(text)
         for (yy, x), symbol in cells.items():
             if yy == y:
                 buf[x] = symbol

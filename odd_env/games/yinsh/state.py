@@ -64,6 +64,8 @@ import numpy as np
 
 from . import kernels as K
 from ...common.geometry import Geometry, yinsh_board
+from ...common.position import PositionBase
+from ...common.validation import as_int
 
 OBSERVATION_VERSION = 1
 """Bumped whenever the meaning of the YINSH observation planes changes."""
@@ -134,19 +136,6 @@ def tables() -> YinshTables:
     return YinshTables(yinsh_board())
 
 
-def _as_action(action: object) -> int | None:
-    """``action`` as an int if it is an integer (Python, NumPy scalar or 0-d array), else None."""
-    if type(action) is int:
-        return action
-    if isinstance(action, (bool, np.bool_)):
-        return None
-    if isinstance(action, np.integer):
-        return int(action)
-    if isinstance(action, np.ndarray) and action.ndim == 0 and action.dtype.kind in "iu":
-        return int(action)
-    return None
-
-
 def _player(value: object, what: str) -> int:
     if isinstance(value, str) and value.lower() in PLAYER_NAMES:
         return PLAYER_NAMES.index(value.lower())
@@ -155,18 +144,26 @@ def _player(value: object, what: str) -> int:
     raise ValueError(f"{what} must be 'white' (0) or 'black' (1), got {value!r}")
 
 
-class YinshState:
+class YinshState(PositionBase):
     """One YINSH position with the player to decide and the kind of decision.
 
     Build a new game with ``YinshState()`` (``blitz=True``: one ring removed
     wins), a described position with :meth:`from_position`, or the position
     an agent sees with :meth:`from_observation`. Actions follow docs/rules/yinsh.md
-    section 4 (see the module docstring).
+    section 4 (see the module docstring). Players: 0 white, 1 black. Copying,
+    pickling, play and the checks of arguments are :class:`~odd_env.common.position.PositionBase`'s.
     """
 
-    __slots__ = ("data", "_meta", "_mask")
+    __slots__ = ()
     game_name = "yinsh"
     geometry: Geometry = yinsh_board()
+    _M_TO_MOVE, _M_DONE, _M_WINNER, _M_PLY, _M_PASSES = K.M_TO_MOVE, K.M_DONE, K.M_WINNER, K.M_PLY, K.M_PASSES
+    _PLAYER_NAMES = PLAYER_NAMES
+    _NUM_PLANES, _PLANE_NAMES, _PLANE_DTYPE_KINDS = NUM_PLANES, PLANE_NAMES, "biu"
+    _ONBOARD_PLANE, _ZERO_OFF_BOARD_PLANES = 4, tuple(range(6))
+    _CONSTANT_PLANES = tuple(p for p in range(6, NUM_PLANES) if p != K.P_POOL)
+    _CELL_WORD, _ACTIONS_FORMULA = "point", "4*121+1"
+    _num_actions = NUM_ACTIONS
 
     def __init__(self, blitz: bool | None = None, data: np.ndarray | None = None):
         """A new game, or a wrapper (no copy) around the state vector ``data``."""
@@ -175,8 +172,7 @@ class YinshState:
         t = tables()
         size = K.state_size(t.n)
         if data is None:
-            data = np.empty(size, dtype=np.int32)
-            K.init_state(data, t.n, t.onboard, 1 if blitz else 3)
+            data = K.new_state(1 if blitz else 3)
         else:
             if not isinstance(data, np.ndarray) or data.shape != (size,) or data.dtype != np.int32:
                 got = f"{data.dtype}{list(data.shape)}" if isinstance(data, np.ndarray) else type(data).__name__
@@ -189,39 +185,28 @@ class YinshState:
             if blitz is not None and bool(blitz) != (int(data[t.n + K.M_TARGET]) == 1):
                 raise ValueError(f"blitz={blitz} was given but the state data is of the "
                                  f"{'blitz' if data[t.n + K.M_TARGET] == 1 else 'standard'} game")
+        self._bind(data)
+
+    def _bind(self, data: np.ndarray) -> None:
         self.data = data
-        self._meta = data[t.n :]
-        self._mask: np.ndarray | None = None
+        self._meta = data[NUM_POINTS:]
+        self._mask = None
+
+    def _fill_copy(self, other: YinshState, data: np.ndarray) -> None:
+        other.data, other._meta = data, data[NUM_POINTS:]
 
     @classmethod
     def _trusted(cls, data: np.ndarray) -> YinshState:
         """Wrap ``data`` that the rules kernels produced, without checking it (the engine's own states)."""
         state = cls.__new__(cls)
-        state.data = data
-        state._meta = data[NUM_POINTS:]
-        state._mask = None
+        state._bind(data)
         return state
 
-    # ------------------------------------------------------------ copying
-    def copy(self) -> YinshState:
-        """An independent copy (one array copy)."""
-        other = YinshState.__new__(YinshState)
-        other.data = self.data.copy()
-        other._meta = other.data[NUM_POINTS:]
-        other._mask = self._mask  # read-only, so it can be shared
-        return other
-
-    __copy__ = copy
-
-    def __deepcopy__(self, memo) -> YinshState:
-        return self.copy()
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, YinshState):
-            return NotImplemented
+    def _equal(self, other: YinshState) -> bool:
         return np.array_equal(self.data, other.data)
 
-    __hash__ = None  # mutable
+    def _game_args(self) -> tuple[str, int | None, str]:
+        return "yinsh", None, "blitz" if self.blitz else ""
 
     def key(self) -> bytes:
         """Bytes identifying the position for the rules (board, decider, decision,
@@ -229,9 +214,6 @@ class YinshState:
         return self.data[:_RULES_END].tobytes()
 
     # ------------------------------------------------------------ reading
-    def _m(self, i: int) -> int:
-        return int(self._meta[i])
-
     @property
     def board(self) -> np.ndarray:
         """int32[121] view of the points: 0 empty, 1 + p a ring and 3 + p a marker of
@@ -249,11 +231,6 @@ class YinshState:
         return self._m(K.M_TARGET)
 
     @property
-    def to_move(self) -> int:
-        """The player who decides now: 0 white, 1 black (once over: the last to decide)."""
-        return self._m(K.M_TO_MOVE)
-
-    @property
     def decision(self) -> int:
         """The kind of the current decision (index into :data:`DECISIONS`), -1 once over."""
         return self._m(K.M_KIND)
@@ -266,27 +243,9 @@ class YinshState:
         return "over" if k < 0 else DECISIONS[k]
 
     @property
-    def is_terminal(self) -> bool:
-        """True once the game is over."""
-        return bool(self._m(K.M_DONE))
-
-    @property
-    def winner(self) -> int | None:
-        """0 white, 1 black; None while the game runs and on a draw."""
-        w = self._m(K.M_WINNER)
-        return w if w in (WHITE, BLACK) else None
-
-    @property
     def is_draw(self) -> bool:
         """True when the game ended level."""
         return self._m(K.M_WINNER) == K.DRAW
-
-    def returns(self) -> tuple[float, float]:
-        """(white, black) rewards: +1/-1 at the end, zeros on a draw or before the end."""
-        w = self.winner
-        if w is None:
-            return 0.0, 0.0
-        return (1.0, -1.0) if w == WHITE else (-1.0, 1.0)
 
     @property
     def rings_removed(self) -> tuple[int, int]:
@@ -309,11 +268,6 @@ class YinshState:
         return self._m(K.M_CHOSEN)
 
     @property
-    def consecutive_passes(self) -> int:
-        """Passes in a row just played (a second one ends the game)."""
-        return self._m(K.M_PASSES)
-
-    @property
     def resolving_opponent_rows(self) -> bool:
         """True while the decider removes rows that the opponent's move made."""
         return bool(self._m(K.M_OPP_ROWS))
@@ -323,11 +277,6 @@ class YinshState:
         """(from, to) points of the latest ring move, or None."""
         a, b = self._m(K.M_LAST_FROM), self._m(K.M_LAST_TO)
         return None if a < 0 else (a, b)
-
-    @property
-    def ply(self) -> int:
-        """Decisions played so far."""
-        return self._m(K.M_PLY)
 
     @property
     def moves_played(self) -> int:
@@ -351,18 +300,11 @@ class YinshState:
         return _piece_name(int(self.board[_point(point)]))
 
     # ------------------------------------------------------------ rules
-    def legal_action_mask(self) -> np.ndarray:
-        """int8[485], 1 where the action is legal for the decider (read-only, cached)."""
-        if self._mask is None:
-            mask = np.empty(NUM_ACTIONS, dtype=np.int8)
-            K.legal_mask(self.data, mask)
-            mask.setflags(write=False)
-            self._mask = mask
-        return self._mask
-
-    def legal_actions(self) -> np.ndarray:
-        """Indices of the legal actions, ascending."""
-        return np.flatnonzero(self.legal_action_mask())
+    def _fill_legal(self) -> None:
+        mask = np.empty(NUM_ACTIONS, dtype=np.int8)
+        K.legal_mask(self.data, mask)
+        mask.setflags(write=False)
+        self._mask = mask
 
     def destinations(self, point: int | str) -> np.ndarray:
         """The points the ring on ``point`` could move to now (whoever's turn it is), ascending."""
@@ -373,66 +315,19 @@ class YinshState:
         K.destinations_into(self.data, tables().rays, x, mask)
         return np.flatnonzero(mask)
 
-    def apply(self, action: int) -> YinshState:
-        """Play ``action`` in place after checking it; raise ValueError (state unchanged) if illegal."""
-        a = action if type(action) is int else _as_action(action)
-        if a is not None and 0 <= a < NUM_ACTIONS:
-            mask = self._mask if self._mask is not None else self.legal_action_mask()
-            if mask[a]:
-                K.apply(self.data, a)
-                self._mask = None
-                return self
-        raise ValueError(f"illegal action {action!r}: {self.why_illegal(action)}")
-
-    def child(self, action: int) -> YinshState:
-        """A copy with ``action`` played."""
-        return self.copy().apply(action)
+    def _play(self, action: int) -> None:
+        K.apply(self.data, action)
 
     def state_planes(self) -> np.ndarray:
         """A global view, the same whoever decides: the observation planes from White's side
         (plane 23 then says whether White decides; the env's ``state()``)."""
         return self.observation(WHITE)
 
-    @property
-    def game(self):
-        """The :class:`odd_env.game.Game` this is a position of (YINSH, standard or blitz)."""
-        from ...game import make  # the interface sits above the rules core
-
-        return make("yinsh", variant="blitz" if self.blitz else "")
-
-    def observation(self, viewer: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
-        """int8[24, 11, 11] planes from ``viewer``'s side (default: the decider)."""
-        t = tables()
-        if viewer is None:
-            viewer = self.to_move
-        else:
-            v = _as_action(viewer)  # an integer scalar, not a bool
-            if v not in (0, 1):
-                raise ValueError(f"viewer must be 0 (white), 1 (black) or None (the player to act), got {viewer!r}")
-            viewer = v
-        shape = (NUM_PLANES, 11, 11)
-        if out is None:
-            out = np.empty(shape, dtype=np.int8)
-        elif not (isinstance(out, np.ndarray) and out.dtype == np.int8 and out.shape == shape
-                  and out.flags.c_contiguous and out.flags.writeable):  # else reshape would fill a copy
-            got = f"{out.dtype}{list(out.shape)}" if isinstance(out, np.ndarray) else type(out).__name__
-            raise ValueError(f"out must be a C-contiguous, writeable int8{list(shape)} array, got {got}")
-        K.observe(self.data, viewer, out.reshape(NUM_PLANES, t.n))
-        return out
+    def _observe_into(self, viewer: int, flat: np.ndarray) -> None:
+        K.observe(self.data, viewer, flat)
 
     # ------------------------------------------------------------ explaining
-    def why_illegal(self, action: object) -> str | None:
-        """None if ``action`` is legal here, else a sentence saying why not."""
-        a = _as_action(action)
-        if a is None:
-            return (f"action must be an integer in [0, {NUM_ACTIONS - 1}], "
-                    f"got {action!r} of type {type(action).__name__}")
-        if not 0 <= a < NUM_ACTIONS:
-            return f"action {a} is out of range: YINSH actions are 0..{NUM_ACTIONS - 1} (4*121+1)"
-        if self.is_terminal:
-            return "the game is over"
-        if self.legal_action_mask()[a]:
-            return None
+    def _why_not(self, a: int) -> str:
         who = PLAYER_NAMES[self.to_move]
         kind = self.decision
         n = NUM_POINTS
@@ -505,7 +400,7 @@ class YinshState:
         ``"E5"`` (a ring placed, or chosen to move), ``"E4-E10"`` (a move, at the
         destination decision), ``"xE5-E9"`` (a row removed, by its ends),
         ``"rE5"`` (a ring removed), ``"pass"``."""
-        a = _as_action(action)
+        a = as_int(action)
         if a is None or not 0 <= a < NUM_ACTIONS:
             raise ValueError(f"action must be an integer in [0, {NUM_ACTIONS - 1}], got {action!r}")
         if a == PASS_ACTION:
@@ -639,7 +534,7 @@ class YinshState:
                 kind = K.KIND_PLACE
             elif chosen is not None:
                 kind = K.KIND_DESTINATION
-            elif K.row_owners(data, t.lines):
+            elif K.row_owners_all(data):
                 kind = K.KIND_ROW  # check_state says what is wrong if the decider has none
             else:
                 problem = _check_counts(data)
@@ -648,7 +543,7 @@ class YinshState:
                 if problem is not None:
                     raise ValueError(f"impossible YINSH position: {problem}")
                 # Move or pass, as the kernels decide it; an empty pool ends the game.
-                K._to_move_decision(data, n, t.rays, p)
+                K.to_move_decision(data, p)
                 if m[K.M_DONE]:
                     return cls(data=data)
                 kind = int(m[K.M_KIND])
@@ -670,20 +565,8 @@ class YinshState:
         """
         t = tables()
         n = t.n
-        planes = np.asarray(planes)
-        if planes.shape != (NUM_PLANES, 11, 11):
-            raise ValueError(f"YINSH planes must have shape ({NUM_PLANES}, 11, 11), got {planes.shape}")
-        if planes.dtype.kind not in "iub":
-            raise ValueError(f"YINSH planes must be integers (0/1), got dtype {planes.dtype}")
-        flat = planes.reshape(NUM_PLANES, n).astype(np.int64)
-        if ((flat != 0) & (flat != 1)).any():
-            raise ValueError("YINSH planes must hold only 0 and 1")
+        flat = cls._read_planes(cls.geometry, planes, "YINSH").astype(np.int64)
         onboard = t.onboard.astype(bool)
-        if not np.array_equal(flat[4].astype(bool), onboard):
-            raise ValueError("plane 4 (valid points) does not match the 85 points of the YINSH board")
-        for i in range(6, NUM_PLANES):
-            if i != K.P_POOL and flat[i].min() != flat[i].max():
-                raise ValueError(f"plane {i} ({PLANE_NAMES[i]}) must be constant")
         const = flat[:, 0]
         if not const[K.P_DECIDES]:
             raise ValueError("plane 23 is zero: these are not the planes of the player who decides "
@@ -695,8 +578,6 @@ class YinshState:
             raise ValueError(f"blitz must be True, False or None, got {blitz!r}")
         if blitz is not None and bool(blitz) != bool(const[K.P_BLITZ]):
             raise ValueError(f"blitz={blitz} was given but plane 22 says blitz={bool(const[K.P_BLITZ])}")
-        if (flat[:6, ~onboard] != 0).any():
-            raise ValueError("planes 0-5 must be zero off the board")
         if (flat[:4].sum(axis=0) > 1).any():
             raise ValueError("planes 0-3 overlap: a point holds at most one piece")
         viewer = WHITE if const[K.P_WHITE] else BLACK
@@ -738,10 +619,6 @@ class YinshState:
         if problem is not None:
             raise ValueError(f"the planes show an impossible YINSH position: {problem}")
         return cls(data=data)
-
-    def _repr_svg_(self) -> str:
-        """The position as SVG, so that Jupyter draws states (see :func:`odd_env.games.yinsh.render.to_svg`)."""
-        return self.game.to_svg(self)  # the game's picture: the rules core imports no views
 
     def __repr__(self) -> str:
         w, b = self.rings_removed
@@ -803,13 +680,20 @@ def row_action(first: int | str, last: int | str) -> int:
 
 
 def action_kind_name(action: int) -> str:
-    """What an action number is, whatever the decision: a point, a row or pass."""
+    """What an action number is, whatever the decision, named by the board's points (no array
+    indices): ``"pass"``, ``"the point E5"``, ``"the row E5-E9"``."""
     if action == PASS_ACTION:
         return "pass"
+    onboard = YinshState.geometry.onboard
     if action >= NUM_POINTS:
         d, s = divmod(action - NUM_POINTS, NUM_POINTS)
-        return f"a row action (from array point {s} along the {DIRECTION_NAMES[d]})"
-    return f"a point ({action})"
+        end = int(tables().row_ends[d, s]) if onboard[s] else -1
+        if end < 0:
+            return f"row action {action}, a row along the {DIRECTION_NAMES[d]} that does not fit on the board"
+        return f"the row {point_name(s)}-{point_name(end)}"
+    if not onboard[action]:
+        return f"point action {action}, off the board"
+    return f"the point {point_name(action)}"
 
 
 def _piece_name(v: int) -> str:
@@ -970,7 +854,7 @@ def check_state(data: np.ndarray) -> str | None:
     rings = [int(np.count_nonzero(board == K.RING + q)) for q in (WHITE, BLACK)]
     removed = [int(m[K.M_REMOVED + q]) for q in (WHITE, BLACK)]
     markers = K.NUM_MARKERS - int(m[K.M_POOL])
-    owners = int(K.row_owners(data, t.lines))
+    owners = int(K.row_owners_all(data))
     if m[K.M_CHOSEN] != -1 and kind != K.KIND_DESTINATION:
         return "a ring is chosen but the decision is not its destination"
     if kind != K.KIND_ROW and kind != K.KIND_RING and m[K.M_OPP_ROWS]:
@@ -998,7 +882,7 @@ def check_state(data: np.ndarray) -> str | None:
             return "a row of five stands on the board at a move decision: rows are resolved first"
         if m[K.M_POOL] == 0:
             return "the pool is empty at a move decision: the game would be over"
-        movable = any(K.can_move(data, t.rays, x) for x in np.flatnonzero(board == K.RING + p))
+        movable = any(K.ring_can_move(data, x) for x in np.flatnonzero(board == K.RING + p))
         if kind == K.KIND_MOVE and not movable:
             return f"{who} has no ring that can move: the decision is 'pass'"
         if kind == K.KIND_PASS and movable:
@@ -1009,7 +893,7 @@ def check_state(data: np.ndarray) -> str | None:
                 return f"the chosen ring must be one of {who}'s rings"
             if m[K.M_PASSES]:
                 return "a pending pass at a destination decision"
-            if not K.can_move(data, t.rays, x):
+            if not K.ring_can_move(data, x):
                 return f"the chosen ring on {point_name(x)} cannot move"
         return None
     # Row resolution.
