@@ -2,6 +2,7 @@
 
 import pickle
 import re
+import time
 
 import numpy as np
 import pytest
@@ -315,3 +316,13 @@ def test_a_bad_policy_value_fn_is_named_not_a_crash():
         for batch in (1, 4):  # one leaf at a time, and several per call
             with pytest.raises(ValueError, match=message):
                 agents.load("mcts", policy_value_fn=fn, simulations=8, batch=batch).act(state)
+
+
+def test_the_time_budget_starts_after_the_compiled_search_is_compiled(xodd4):
+    player = agents.load("mcts", network=xodd4, simulations=10**6, time_budget=0.3, seed=0)
+    state = make("xodd", 4).new_state()
+    player.act(state)  # the first move compiles the search (seconds), then searches for 0.3 s
+    assert player.last_simulations > 5
+    t = time.perf_counter()
+    player.act(state)
+    assert time.perf_counter() - t < 0.3 + 0.5 and player.last_simulations > 5

@@ -183,11 +183,7 @@ class AZAgent(Agent):
         if search is None:
             seed = int(self.rng.integers(2**63 - 1))
             search = BatchedSearch(game, 1, self._evaluator, self.config, seed=seed)
-            start = game.new_state()
-            search.set_root(0, start)
-            search.run(1)  # compiles the kernels for this game outside any time budget: the search,
-            search.advance(0, search.best_action(0))  # the reuse of a subtree
-            search.reuse(0, start)  # and the look-up of a position (not found: a fresh root)
+            search.compile()  # outside any time budget
             self._searches[game] = search
         return search
 

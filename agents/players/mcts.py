@@ -373,9 +373,9 @@ class MCTSAgent(PythonTreeSearch, Agent):
             self._root = None
             self.last_simulations = 0
             return shortcut
-        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         if self._player is not None:
-            return self._act_compiled(state, deadline)
+            return self._act_compiled(state)
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         root = self._find_root(state)
         try:
             self.last_simulations = self._search(root, deadline) if len(root.actions) > 1 else 0
@@ -398,12 +398,15 @@ class MCTSAgent(PythonTreeSearch, Agent):
         return {int(a): int(v) for a, v in zip(self._root.actions, self._root.visits)}
 
     # ------------------------------------------------------------ network= : the compiled search
-    def _act_compiled(self, state: Position, deadline: float | None) -> int:
+    def _act_compiled(self, state: Position) -> int:
         """Search ``state`` with the compiled batched search (one tree), the network as its evaluator."""
         if self._compiled is None:
             config = SearchConfig(c_puct=2.0 * self._c, fpu_reduction=2.0 * self.fpu_reduction, leaves=self.batch)
             self._compiled = BatchedSearch(state.game, 1, self._evaluate_planes, config)
+            self._compiled.compile()  # numba compiles on first use: before the time budget starts
+            self._searched = None
         search = self._compiled
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
         if self.reuse_tree and self._searched is not None:
             search.reuse(0, state, REUSE_DEPTH)
         else:

@@ -222,6 +222,16 @@ class BatchedSearch:
             self._gumbel[1][b] = 0.0
             self._gumbel[2][b] = -1
 
+    def compile(self) -> None:
+        """Compile the search's kernels for this game now (numba compiles on first use: tens of seconds on a
+        busy machine), with a one-simulation search, a reroot and a look-up in tree 0 from the start
+        position; tree 0 is left a lone root at the start position. What a player calls before timing a move."""
+        start = self.game.new_state()
+        self.set_root(0, start)
+        self.run(1, trees=[0])
+        self.advance(0, self.best_action(0))
+        self.reuse(0, start)  # not found below the new root: tree 0 starts afresh at the start position
+
     def root_position(self, b: int) -> Position:
         """The position at the root of tree ``b``."""
         return self.rules.decode(self.tree.states[self._check_tree(b), 0].copy())
