@@ -21,6 +21,7 @@ LAZY: dict[str, str] = {
     "random": "agents.players.random_agent:RandomAgent",
     "greedy": "agents.players.greedy:GreedyAgent",
     "mcts": "agents.players.mcts:MCTSAgent",
+    "az": "agents.players.az:AZAgent",
     "perfect": "agents.players.perfect:PerfectAgent",
     "ppo": "agents.players.network_player:PPOAgent",
     "rllib": "agents.train.rllib:load_player",

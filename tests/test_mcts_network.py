@@ -2,6 +2,7 @@
 
 import pickle
 import re
+import time
 
 import numpy as np
 import pytest
@@ -117,17 +118,21 @@ def test_batched_leaves_go_to_the_network_together(xodd4):
     state.apply(int(state.legal_actions()[3]))
     sizes = []
     player = agents.load("mcts", network=xodd4, simulations=64, batch=8, seed=0)
-    inner = player._policy_values
-    player._policy_values = lambda states: sizes.append(len(states)) or inner(states)
+    inner = player._player.evaluate_planes  # the network-guided search runs compiled (agents.search)
+    player._player.evaluate_planes = lambda planes, masks, game=None: sizes.append(len(planes)) or inner(planes, masks,
+                                                                                                     game)
     action = player.act(state)
     assert state.legal_action_mask()[action]
     # Every simulation is counted once (a walk that met a leaf awaiting evaluation was undone) ...
     assert sum(player.root_visits().values()) == player.last_simulations == 64
-    nodes = _tree_nodes(player._root)
-    assert not any(node.pending for node in nodes)
-    for node in nodes:  # ... each node's visits are its edges' visits, each edge's value in [0, visits]
-        assert node.total == node.visits.sum()
-        assert np.all((node.wins >= 0) & (node.wins <= node.visits + 1e-9))
+    tree = player._compiled.tree
+    assert not tree.pending.any()
+    for n in range(tree.num_nodes[0]):  # ... each node's visits are its edges' visits, each edge's value in
+        count = tree.num_edges[0, n]  # [-visits, visits] (values on the [-1, 1] scale)
+        if count > 0:
+            edges = slice(tree.first_edge[0, n], tree.first_edge[0, n] + count)
+            assert tree.node_visits[0, n] == tree.visits[0, edges].sum()
+            assert np.all(np.abs(tree.value_sum[0, edges]) <= tree.visits[0, edges] + 1e-9)
     # ... and the leaves went to the network several at a time, at most `batch` per call.
     assert max(sizes) == 8 and len(sizes) < 64 // 2
     again = agents.load("mcts", network=xodd4, simulations=64, batch=8, seed=0)
@@ -141,6 +146,20 @@ def test_one_leaf_at_a_time_is_the_plain_search(xodd4):
     by_function = MCTSAgent(simulations=40, policy_value_fn=network.policy_value, seed=5)
     assert by_network.act(state) == by_function.act(state)
     assert by_network.root_visits() == by_function.root_visits()
+
+
+@pytest.mark.parametrize("batch", [1, 4])
+def test_the_compiled_search_equals_the_python_tree(xodd4, batch):
+    state = make("xodd", 4).new_state()
+    state.apply(5)
+    compiled = agents.load("mcts", network=xodd4, simulations=80, batch=batch, seed=3)
+    python = agents.load("mcts", network=xodd4, simulations=80, batch=batch, seed=3, compiled=False)
+    assert python.label.endswith("compiled=False") and compiled.options["compiled"] is True
+    for _ in range(3):  # and again from the reused trees
+        action = compiled.act(state)
+        assert python.act(state) == action
+        assert compiled.root_visits() == python.root_visits()
+        state.apply(action)
 
 
 def test_policy_values_is_policy_value_of_each_position(xodd4):
@@ -298,3 +317,13 @@ def test_a_bad_policy_value_fn_is_named_not_a_crash():
         for batch in (1, 4):  # one leaf at a time, and several per call
             with pytest.raises(ValueError, match=message):
                 agents.load("mcts", policy_value_fn=fn, simulations=8, batch=batch).act(state)
+
+
+def test_the_time_budget_starts_after_the_compiled_search_is_compiled(xodd4):
+    player = agents.load("mcts", network=xodd4, simulations=10**6, time_budget=0.3, seed=0)
+    state = make("xodd", 4).new_state()
+    player.act(state)  # the first move compiles the search (seconds), then searches for 0.3 s
+    assert player.last_simulations > 5
+    t = time.perf_counter()
+    player.act(state)
+    assert time.perf_counter() - t < 0.3 + 0.5 and player.last_simulations > 5

@@ -148,8 +148,14 @@ def make_game(name: str, size: int | None = None, variant: str = "") -> Game:
         from_observation=from_observation, action_to_string=lambda position, a: cell_name(int(a)),
         parse_action=parse_action, summary=lambda position: {"empty": int((position.board == 0).sum())},
         record=TicTacToeRecord.from_actions, load_record=TicTacToeRecord.load, to_text=to_text, to_svg=to_svg,
-        front_end=lambda: PlainFrontEnd(make(NAME)),
+        front_end=lambda: PlainFrontEnd(make(NAME)), compiled=_compiled,
     )
+
+
+def _compiled():
+    from toy_compiled import compiled_rules  # its kernels compile only when a compiled search asks
+
+    return compiled_rules()
 
 
 class raw_env(GameRawEnv):  # noqa: N801 (PettingZoo's name)

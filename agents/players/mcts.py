@@ -44,6 +44,15 @@ refused. Without priors, 200 simulations barely visit each of
 the ~100-200 first stones once on the larger boards; the priors make the
 search beat the greedy player there too.
 
+A network-guided search runs compiled: the batched search of :mod:`agents.search`
+(one tree; the same PUCT, first-play urgency, virtual loss and reuse, on the game's
+compiled rules), the network, averaged over ``symmetries`` and blended with the group
+balance (``group_weight``), as its evaluator; ties between equally visited and valued
+actions are drawn with the seed as before, ties inside the tree go to the lowest action.
+``compiled=False`` searches the Python tree instead (the search before it; the same
+visit counts, several times slower: ``benchmarks/bench_search.py``). The Python tree
+(:mod:`agents.players.mcts_tree`) serves rollouts and ``policy_value_fn``.
+
 With a value function, ``batch`` leaves are gathered before they are
 evaluated (one network call for all of them with ``network=``): each walk
 down counts its visits at once and its value only when its leaf is evaluated
@@ -73,6 +82,9 @@ import numpy as np
 from odd_env.game import Game, Position
 
 from ..base import MAX_SECONDS, Agent, check_bool, check_float, check_int, check_position, new_rng_state
+from ..search import BatchedSearch, SearchConfig
+from .mcts_tree import GROUP_SCALE, Node, PythonTreeSearch, _no_group_balance
+from .search_network import load_search_network
 
 ROLLOUTS = ("auto", "random", "greedy")
 PRIORS = ("auto", None, "greedy")
@@ -87,8 +99,7 @@ C_VALUE = 0.5
 """The exploration constant of PUCT with a value function (network-guided search); values are in
 [0, 1], so this is AlphaZero's c_puct of 1.0 on its [-1, 1] scale (measured: see docs/pretrained.md)."""
 
-GROUP_SCALE = 2.0
-"""Groups of balance that make ``tanh(balance / GROUP_SCALE)`` about 0.76 (``group_weight``)."""
+__all__ = ["C_ROLLOUT", "C_VALUE", "GROUP_SCALE", "GROUP_WEIGHT", "MCTSAgent", "Node"]
 
 GROUP_WEIGHT = 0.5
 """``group_weight`` of network-guided searches on Xodd and Yodd unless given (measured: see docs/pretrained.md)."""
@@ -97,6 +108,10 @@ GROUP_WEIGHT = 0.5
 MAX_SIMULATIONS = 1_000_000
 """Most ``simulations`` a search may be given: a tree of a node a simulation, about a gigabyte and
 minutes a move at this bound (``simulations=1e30`` would never return a move)."""
+
+REUSE_DEPTH = 4
+"""Plies below the last root searched for the new position (my second step, or the opponent's one- or
+two-step turn)."""
 
 MAX_BATCH = 4096
 """Most leaves a network-guided search may evaluate together (``batch``)."""
@@ -108,60 +123,7 @@ def _greedy(game: Game | None) -> bool:
     return game is not None and game.heuristics is not None and game.heuristics.greedy
 
 
-def _checked_policy_value(result: Any, state: Position) -> tuple[np.ndarray, float]:
-    """``policy_value_fn``'s answer as (priors, value), or ValueError saying what is wrong with it."""
-    if not (isinstance(result, (tuple, list)) and len(result) == 2):
-        raise ValueError(f"mcts: policy_value_fn must return (priors, value), got {type(result).__name__}")
-    priors, value = np.asarray(result[0], dtype=np.float64), result[1]
-    game = getattr(state, "game", None)
-    n = game.num_actions if game is not None else len(state.legal_action_mask())
-    if priors.shape != (n,):
-        raise ValueError(f"mcts: policy_value_fn's priors must be one number per action, shape ({n},), "
-                         f"got {priors.shape}")
-    if not (np.isfinite(priors).all() and (priors >= 0).all()):
-        raise ValueError("mcts: policy_value_fn's priors must be finite and >= 0")
-    try:
-        value = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"mcts: policy_value_fn's value must be a number in [-1, 1], got {value!r}") from None
-    if not -1.0 <= value <= 1.0:  # NaN fails too
-        raise ValueError(f"mcts: policy_value_fn's value must be a number in [-1, 1] (for the player to act), "
-                         f"got {value}")
-    return priors, value
-
-
-def _value_for_first(state: Position) -> float:
-    """The outcome of a finished game for player 0: 1 win, 0.5 draw, 0 loss."""
-    return 0.5 * (1.0 + state.returns()[0])
-
-
-def _no_group_balance(game: str) -> ValueError:
-    return ValueError(f"mcts: group_weight blends in the group balance of Xodd and Yodd, which {game} does not "
-                      "have: use group_weight=0")
-
-
-class Node:
-    """A position in the search tree; edge statistics live in arrays, one slot per legal action."""
-
-    __slots__ = ("state", "to_move", "terminal", "winner", "actions", "prior",
-                 "visits", "wins", "children", "total", "pending")
-
-    def __init__(self, state: Position):
-        self.state = state
-        self.to_move = state.to_move
-        self.terminal = state.is_terminal
-        self.winner = state.winner
-        self.actions = np.empty(0, dtype=np.int64) if self.terminal else state.legal_actions()
-        k = len(self.actions)
-        self.prior: np.ndarray | None = None
-        self.visits = np.zeros(k)
-        self.wins = np.zeros(k)  # summed values (0 loss, 0.5 draw, 1 win) for the player to act here
-        self.children: list[Node | None] = [None] * k
-        self.total = 0
-        self.pending = False  # created by a batched simulation, not yet evaluated
-
-
-class MCTSAgent(Agent):
+class MCTSAgent(PythonTreeSearch, Agent):
     """Monte Carlo tree search over environment steps (see the module docstring).
 
     Args:
@@ -205,6 +167,10 @@ class MCTSAgent(Agent):
             and values (the same as its ``PPOAgent.policy_value`` as
             ``policy_value_fn``); ties the agent to the network's game.
         reuse_tree: keep the subtree of the position reached for the next call.
+        compiled: with ``network=``, search with the compiled batched search
+            (:mod:`agents.search`, default); False searches the Python tree as
+            ``policy_value_fn=`` does (the search before it, kept to measure against:
+            ``benchmarks/bench_search.py``).
         seed: seeds every random choice (tie-breaks, rollouts).
     """
 
@@ -228,6 +194,7 @@ class MCTSAgent(Agent):
         fpu_reduction: float = 0.0,
         symmetries: int = 1,
         group_weight: float | None = None,
+        compiled: bool = True,
     ):
         if rollout not in ROLLOUTS:
             raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
@@ -254,38 +221,7 @@ class MCTSAgent(Agent):
         if network is not None:
             if policy_value_fn is not None:
                 raise ValueError("mcts: give network= (a checkpoint) or policy_value_fn=, not both")
-            from ..pretrained import pretrained_names
-
-            shipped = pretrained_names()
-            is_name = isinstance(network, str) and network in shipped and not os.path.isfile(network)
-            if not is_name and (not isinstance(network, (str, os.PathLike)) or not os.path.isfile(network)):
-                raise ValueError(f"mcts option network must be a pretrained network's name "
-                                 f"({', '.join(shipped) or 'none shipped'}) or the path of a PPO checkpoint file, "
-                                 f"got {network!r}"
-                                 + ("" if not isinstance(network, (str, os.PathLike)) else ": not a file"))
-            try:
-                from .network_player import PPOAgent  # torch loads only for network-guided search
-            except ImportError as exc:
-                if (exc.name or "").split(".")[0] != "torch":
-                    raise
-                raise ValueError(f"mcts option network needs PyTorch, which is not installed ({exc}): "
-                                 "pip install \"odd-env[agents]\" (from a checkout: pip install -e \".[agents]\")"
-                                 ) from exc
-
-            try:
-                where = {"pretrained": network} if is_name else {"path": network}
-                if is_name:  # a shipped name: its search network if it has one (agents.pretrained)
-                    from ..pretrained import check_loaded, get_pretrained
-
-                    entry = get_pretrained(network)
-                    if entry.search_path is not None:
-                        from ..train import checkpoint as ckpt_io
-
-                        check_loaded(entry, ckpt_io.read_metadata(entry.search_path), search=True)
-                        where = {"path": str(entry.search_path)}
-                player = PPOAgent(**where)
-            except ValueError as err:
-                raise ValueError(f"mcts option network {str(network)!r}: {err}") from err
+            player = load_search_network(network, "mcts")
             player.set_symmetries(symmetries, "mcts option symmetries")
             policy_value_fn = player.policy_value
         if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) or symmetries < 1:
@@ -329,6 +265,11 @@ class MCTSAgent(Agent):
         self.reuse_tree = reuse_tree
         self._rng_state = new_rng_state(self.rng)
         self._root: Node | None = None
+        self.compiled = check_bool("mcts option compiled", compiled)
+        # network= with compiled: the compiled search (agents.search) evaluates with the network
+        self._player = player if self.compiled else None
+        self._compiled: BatchedSearch | None = None
+        self._searched: Game | None = None  # the game the compiled tree holds, once searched
         self.last_simulations = 0
         """Simulations run by the last call to :meth:`act`."""
 
@@ -339,6 +280,7 @@ class MCTSAgent(Agent):
         if seed is not None:
             self._rng_state = new_rng_state(self.rng)
         self._root = None
+        self._searched = None
 
     def get_state(self) -> dict[str, Any]:
         """The random generators (see :meth:`Agent.get_state`).
@@ -360,6 +302,7 @@ class MCTSAgent(Agent):
         super().set_state(state)  # the last check: nothing is assigned before every part is read
         self._rng_state = rng_state
         self._root = None
+        self._searched = None
 
     @property
     def options(self) -> dict[str, Any]:
@@ -369,7 +312,7 @@ class MCTSAgent(Agent):
             "rollout": self.rollout, "epsilon": self.epsilon, "prior": self.prior,
             "prior_temp": self.prior_temp, "reuse_tree": self.reuse_tree, "seed": self.seed,
             "network": self.network, "batch": self.batch, "fpu_reduction": self.fpu_reduction,
-            "symmetries": self.symmetries, "group_weight": self.group_weight,
+            "symmetries": self.symmetries, "group_weight": self.group_weight, "compiled": self.compiled,
         }
 
     @property
@@ -430,8 +373,10 @@ class MCTSAgent(Agent):
             self._root = None
             self.last_simulations = 0
             return shortcut
-        root = self._find_root(state)
+        if self._player is not None:
+            return self._act_compiled(state)
         deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        root = self._find_root(state)
         try:
             self.last_simulations = self._search(root, deadline) if len(root.actions) > 1 else 0
         except BaseException:
@@ -446,163 +391,58 @@ class MCTSAgent(Agent):
 
     def root_visits(self) -> dict[int, int]:
         """Visit counts of the root's actions after the last search (for inspection)."""
+        if self._player is not None:
+            return {} if self._searched is None else self._compiled.root_visits(0)
         if self._root is None:
             return {}
         return {int(a): int(v) for a, v in zip(self._root.actions, self._root.visits)}
 
-    def _find_root(self, state: Position) -> Node:
-        if self._root is not None and self.reuse_tree:
-            key = state.key()
-            frontier = [self._root]
-            for _ in range(4):  # my second step, or the opponent's one- or two-step turn
-                nxt = []
-                for node in frontier:
-                    for child in node.children:
-                        if child is None:
-                            continue
-                        if child.state.key() == key:
-                            return child
-                        nxt.append(child)
-                frontier = nxt
-        root = Node(state.copy())
-        self._expand(root)
-        return root
-
-    def _best_edge(self, node: Node) -> int:
-        v = node.visits
+    # ------------------------------------------------------------ network= : the compiled search
+    def _act_compiled(self, state: Position) -> int:
+        """Search ``state`` with the compiled batched search (one tree), the network as its evaluator."""
+        if self._compiled is None:
+            config = SearchConfig(c_puct=2.0 * self._c, fpu_reduction=2.0 * self.fpu_reduction, leaves=self.batch)
+            self._compiled = BatchedSearch(state.game, 1, self._evaluate_planes, config)
+            self._compiled.compile()  # numba compiles on first use: before the time budget starts
+            self._searched = None
+        search = self._compiled
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        if self.reuse_tree and self._searched is not None:
+            search.reuse(0, state, REUSE_DEPTH)
+        else:
+            search.set_root(0, state)
+        self._searched = None  # until the search has finished (a search stopped midway leaves pending leaves)
+        try:
+            multiple = len(state.legal_actions()) > 1
+            self.last_simulations = int(search.run(self.simulations, deadline)[0]) if multiple else 0
+        finally:
+            self._root = None
+        self._searched = state.game
+        if not multiple:
+            return int(state.legal_actions()[0])
+        edges = search.root_edges(0)
+        v = edges["visits"]
         best = np.flatnonzero(v == v.max())
         if len(best) > 1:
-            q = node.wins[best] / np.maximum(v[best], 1)
+            q = edges["q"][best]
             best = best[q == q.max()]
-        return int(best[self.rng.integers(len(best))]) if len(best) > 1 else int(best[0])
+        i = int(best[self.rng.integers(len(best))]) if len(best) > 1 else int(best[0])
+        return int(edges["actions"][i])
 
-    def _select(self, node: Node) -> int:
-        v = node.visits
-        if node.prior is None and self._prior == "greedy" and self.policy_value_fn is None:
-            node.prior = self._greedy_prior(node)  # only nodes searched through need priors
-        if node.prior is None:
-            unvisited = np.flatnonzero(v == 0)
-            if len(unvisited):
-                return int(unvisited[self.rng.integers(len(unvisited))])
-            score = node.wins / v + self._c * np.sqrt(math.log(node.total) / v)
-        else:
-            fpu = node.wins.sum() / node.total if node.total else 0.5
-            if self.fpu_reduction:
-                fpu -= self.fpu_reduction * math.sqrt(float(node.prior[v > 0].sum()))
-            q = np.where(v > 0, node.wins / np.maximum(v, 1), fpu)
-            score = q + self._c * node.prior * math.sqrt(node.total + 1) / (1.0 + v)
-        best = np.flatnonzero(score == score.max())
-        return int(best[self.rng.integers(len(best))]) if len(best) > 1 else int(best[0])
-
-    def _expand(self, node: Node) -> float | None:
-        """Set the node's priors; return the value function's value (for the player to act) if any."""
-        if node.terminal:
-            return None
-        if self.policy_value_fn is not None:
-            priors, value = _checked_policy_value(self.policy_value_fn(node.state), node.state)
-            self._set_prior(node, priors)
-            return value
-        return None
-
-    @staticmethod
-    def _set_prior(node: Node, priors: np.ndarray) -> None:
-        """The node's priors: the value function's, over its legal actions, renormalised."""
-        p = np.asarray(priors, dtype=np.float64)[node.actions]
-        total = p.sum()
-        node.prior = p / total if total > 0 else np.full(len(p), 1.0 / len(p))
-
-    def _greedy_prior(self, node: Node) -> np.ndarray:
-        """Softmax over the greedy score of the best turn through each action."""
-        s = node.state.game.heuristics.prior_scores(node.state, node.actions)
-        w = np.exp((s - s.max()) / self.prior_temp)
-        return w / w.sum()
-
-    def _evaluate(self, node: Node) -> float:
-        """Value for player 0 (1 win, 0.5 draw, 0 loss) of a rollout from ``node``."""
-        state = node.state
-        heuristics = state.game.heuristics
-        if heuristics is not None:  # compiled rollouts
-            winner = heuristics.rollout(state, self._rng_state, self._rollout == "greedy", self.epsilon)
-            return 1.0 if winner == 0 else (0.5 if winner < 0 else 0.0)
-        state = state.copy()
-        while not state.is_terminal:
-            legal = state.legal_actions()
-            state.apply(int(legal[self.rng.integers(len(legal))]))
-        return _value_for_first(state)
-
-    def _search(self, root: Node, deadline: float | None) -> int:
-        """Run the simulations from ``root``, ``batch`` leaves per evaluation; return how many ran."""
-        sims = 0
-        while sims < self.simulations:
-            leaves: list[tuple[list[tuple[Node, int]], Node]] = []
-            for _ in range(min(self.batch, self.simulations - sims)):
-                path, leaf, v_first = self._descend(root)
-                if path is None:  # reached a leaf of this batch: evaluate what we have first
-                    break
-                sims += 1
-                if leaf is None:
-                    self._backup(path, v_first)
-                else:
-                    leaves.append((path, leaf))
-            if leaves:
-                for (path, leaf), v_first in zip(leaves, self._evaluate_leaves([leaf for _, leaf in leaves])):
-                    leaf.pending = False
-                    self._backup(path, v_first)
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        return sims
-
-    def _descend(self, root: Node) -> tuple[list[tuple[Node, int]] | None, Node | None, float]:
-        """Walk down from ``root`` counting a visit on each edge taken (its value comes at
-        :meth:`_backup`: until then the edge counts as a loss, the virtual loss that spreads a
-        batch over several leaves). Returns ``(path, new leaf to evaluate, 0)``, ``(path, None,
-        value for player 0)`` at the end of the game, or ``(None, None, 0)`` (nothing counted)
-        when the walk reaches a leaf that awaits its evaluation in this batch."""
-        node = root
-        path: list[tuple[Node, int]] = []
-        while True:
-            if node.terminal:
-                return path, None, _value_for_first(node.state)
-            if node.pending:
-                for n, i in path:
-                    n.visits[i] -= 1
-                    n.total -= 1
-                return None, None, 0.0
-            i = self._select(node)
-            node.visits[i] += 1
-            node.total += 1
-            path.append((node, i))
-            child = node.children[i]
-            if child is None:
-                child = Node(node.state.child(int(node.actions[i])))
-                node.children[i] = child
-                if child.terminal:
-                    return path, None, _value_for_first(child.state)
-                child.pending = True
-                return path, child, 0.0
-            node = child
-
-    def _evaluate_leaves(self, leaves: list[Node]) -> list[float]:
-        """Values for player 0 of new leaves (setting their priors): one network call for all
-        of them with ``network=``, else the value function or a rollout for each."""
-        if self.policy_value_fn is None:
-            return [self._evaluate(leaf) for leaf in leaves]
-        if self._policy_values is not None and len(leaves) > 1:
-            results = self._policy_values([leaf.state for leaf in leaves])
-        else:
-            results = [self.policy_value_fn(leaf.state) for leaf in leaves]
-        out = []
+    def _evaluate_planes(self, planes: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The compiled search's evaluator: the network's masked policy (as log-probabilities) and value,
+        blended with the group balance by ``group_weight`` (of the leaves' positions, from the search)."""
+        probs, values = self._player.evaluate_planes(planes, masks, self._compiled.game)
         w = self._group_weight
-        for leaf, result in zip(leaves, results):
-            priors, value = _checked_policy_value(result, leaf.state)
-            self._set_prior(leaf, priors)
-            if w:
-                balance = leaf.state.game.heuristics.balance(leaf.state)
-                value = (1.0 - w) * value + w * math.tanh(balance / GROUP_SCALE)
-            out.append(0.5 * (1.0 + (value if leaf.to_move == 0 else -value)))
-        return out
+        if w:
+            rules, heuristics = self._compiled.rules, self._compiled.game.heuristics
+            for k, data in enumerate(self._compiled.leaf_states()):
+                balance = heuristics.balance(rules.decode(data))
+                values[k] = (1.0 - w) * values[k] + w * math.tanh(balance / GROUP_SCALE)
+        with np.errstate(divide="ignore"):
+            return np.log(probs), values
 
-    @staticmethod
-    def _backup(path: list[tuple[Node, int]], v_first: float) -> None:
-        for n, i in path:
-            n.wins[i] += v_first if n.to_move == 0 else 1.0 - v_first
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_compiled"], state["_searched"] = None, None  # compiled rules do not pickle: rebuilt on use
+        return state

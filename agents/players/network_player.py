@@ -161,14 +161,29 @@ class PPOAgent(Agent):
         if any(s.game is not game for s in states):  # one network call takes planes of one shape
             raise ValueError(f"policy_values takes positions of one board, got "
                              f"{sorted({s.game.label for s in states})}")
-        views = self._views(game)
         obs = np.stack([s.observation() for s in states])
-        mask = torch.from_numpy(np.stack([s.legal_action_mask() for s in states]).astype(bool)).to(self.device)
-        k, n = self.symmetries, len(states)
+        probs, value = self.evaluate_planes(obs, np.stack([s.legal_action_mask() for s in states]), game)
+        return [(probs[i], float(value[i])) for i in range(len(states))]
+
+    @torch.no_grad()
+    def evaluate_planes(self, planes: np.ndarray, masks: np.ndarray,
+                        game: Any = None) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`policy_values` of positions given as their planes ``(N, C, H, W)`` (seen by the player
+        to decide) and legal-action masks ``(N, A)``: masked probabilities ``float32[N, A]`` and values
+        ``float32[N]`` (what a search's evaluator needs; the symmetry views averaged as there).
+        ``game``: the board of the planes (default: the network's; needed with ``symmetries`` > 1 for a
+        size-general network, which has no board of its own)."""
+        mask = torch.from_numpy(np.asarray(masks).astype(bool)).to(self.device)
+        k, n = self.symmetries, len(planes)
+        game = self.game if game is None else game
         if k > 1:  # view v of position i at row v * n + i
-            obs = np.concatenate([view.map_planes(obs) for view in views])
+            if game is None:
+                raise ValueError(f"{self.label}: a size-general network averages symmetries of a board: "
+                                 f"give evaluate_planes the game of the planes (game=)")
+            views = self._views(game)
+            planes = np.concatenate([view.map_planes(planes) for view in views])
         with torch_threads(self.threads):
-            logits, value = self.network(torch.from_numpy(obs).to(self.device))
+            logits, value = self.network(torch.from_numpy(np.ascontiguousarray(planes)).to(self.device))
         if k > 1:  # each view's logits back on the position's actions: logit of a = view's logit of image(a)
             back = torch.from_numpy(np.stack([view.actions for view in views])).to(self.device)
             logits = torch.gather(logits.view(k, n, -1), 2, back[:, None, :].expand(k, n, -1))
@@ -176,9 +191,7 @@ class PPOAgent(Agent):
             value = value.view(k, n).mean(0)
         else:
             probs = torch.softmax(masked_logits(logits, mask), dim=-1)
-        probs = probs.cpu().numpy()
-        value = value.cpu().numpy()
-        return [(probs[i], float(value[i])) for i in range(len(states))]
+        return probs.float().cpu().numpy(), value.float().cpu().numpy()
 
     def act(self, state: Position) -> int:
         """The network's move for the player to act."""

@@ -1,0 +1,455 @@
+"""A batched PUCT search: the trees of many games searched together, one network call per wave.
+
+::
+
+    from agents.search import BatchedSearch, NetworkEvaluator, SearchConfig
+
+    search = BatchedSearch(game, num_trees=64, evaluator=NetworkEvaluator(net), config=SearchConfig(leaves=4))
+    search.set_roots(positions)                     # or set_root(b, position) tree by tree
+    search.run(simulations=200)                     # every tree 200 simulations (or a deadline)
+    policy = search.visit_policy()                  # float32[B, num_actions]: root visit shares
+    search.advance(b, action)                       # keep the subtree of the action played
+
+Each wave selects up to ``config.leaves`` leaves per tree in compiled code
+(:func:`agents.search.kernels.select_leaves`, PUCT with virtual loss), evaluates all of them in
+one call of the evaluator, and expands them and backs their values up in compiled code
+(:func:`agents.search.kernels.expand_leaves`). The game is played only through its
+:class:`odd_env.game.CompiledRules`; a finished game's value is its return, never the
+network's.
+
+An evaluator takes ``int8[L, C, H, W]`` planes (each leaf seen by the player to decide there)
+and ``int8[L, num_actions]`` legal-action masks, and returns ``(logits float32[L, num_actions],
+values float32[L])``, the values in [-1, 1] for that player (:class:`NetworkEvaluator` wraps a :class:`agents.train.network.PolicyValueNet`).
+Without one the priors are uniform and the value is 0, or, with ``config.rollouts``, the mean
+return of random games played from the leaf.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from odd_env.game import Game, Position
+
+from ..base import check_float, check_int
+from . import kernels as K
+from . import tree as T
+from .gumbel import GumbelRoots
+
+Evaluator = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
+"""``f(planes int8[L, C, H, W], masks int8[L, A]) -> (logits float32[L, A], values float32[L])``: the values in
+[-1, 1] for the player to decide; the masks are the legal actions (the search renormalises the priors over
+them itself: an evaluator may ignore them)."""
+
+MAX_LEAVES = 4096
+"""Most leaves one tree may add in a wave (``SearchConfig.leaves``)."""
+
+MAX_TREES = 65536
+"""Most trees one :class:`BatchedSearch` holds."""
+
+MAX_SIMULATIONS = 1_000_000
+"""Most simulations per tree of one :meth:`BatchedSearch.run` (a tree of a node a simulation)."""
+
+MAX_ROLLOUTS = 1000
+"""Most random games per leaf (``SearchConfig.rollouts``)."""
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    """How the trees are searched (checked when built: ValueError naming the field)."""
+
+    c_puct: float = 1.0
+    """The exploration constant of PUCT on the [-1, 1] value scale (AlphaZero's 1.0)."""
+    fpu_reduction: float = 0.0
+    """An unvisited edge is valued at its node's mean value minus this times the square root of the
+    prior mass of the visited edges (first-play urgency; 0: the mean)."""
+    leaves: int = 1
+    """Walks per tree per wave (virtual loss spreads them over different leaves); 1 is plain PUCT."""
+    virtual_loss: float = 1.0
+    """What a walk in flight counts as a loss on each edge it took (on the [-1, 1] scale)."""
+    noise_fraction: float = 0.0
+    """Self-play: the share of Dirichlet noise mixed into the root's priors at each :meth:`BatchedSearch.run`
+    with ``noise=True`` (AlphaZero: 0.25)."""
+    dirichlet_alpha: float = 0.3
+    """The Dirichlet noise's concentration (AlphaZero: 0.3 for chess, 0.03 for Go: about 10 / legal moves)."""
+    rollouts: int = 0
+    """Without an evaluator's value: random games per new leaf, whose mean return is the leaf's value
+    (0: the evaluator's value, or 0 with none)."""
+    gumbel: int = 0
+    """Gumbel root selection with sequential halving (:mod:`agents.search.gumbel`) over this many considered
+    actions (Danihelka et al.: 16); 0: PUCT at the root too. Needs ``leaves=1``; with ``noise=True`` the
+    Gumbel noise is drawn (self-play), without it the search is deterministic."""
+
+    def __post_init__(self) -> None:
+        check_float("search c_puct", self.c_puct, 0.0)
+        check_float("search fpu_reduction", self.fpu_reduction, 0.0, 2.0)
+        check_int("search leaves", self.leaves, 1, MAX_LEAVES)
+        check_float("search virtual_loss", self.virtual_loss, 0.0, 2.0)
+        check_float("search noise_fraction", self.noise_fraction, 0.0, 1.0)
+        check_float("search dirichlet_alpha", self.dirichlet_alpha, 0.0, 100.0, low_open=True)
+        check_int("search rollouts", self.rollouts, 0, MAX_ROLLOUTS)
+        check_int("search gumbel", self.gumbel, 0, MAX_LEAVES)
+        if self.gumbel and self.leaves != 1:
+            raise ValueError(f"search gumbel={self.gumbel} walks down one leaf per tree per wave: it needs leaves=1, "
+                             f"got leaves={self.leaves}")
+
+
+class BatchedSearch:
+    """``num_trees`` search trees of one game, searched together (see the module docstring).
+
+    Args:
+        game: the game; it must offer compiled rules (:attr:`odd_env.game.Game.compiled`).
+        num_trees: B, the trees (games) searched together.
+        evaluator: priors and values of leaves (:data:`Evaluator`), or None (uniform priors; value 0
+            or ``config.rollouts`` random games).
+        config: the search's constants (:class:`SearchConfig`).
+        seed: seeds the root noise and the rollouts.
+        nodes: the nodes reserved per tree at first (the arrays grow as needed).
+    """
+
+    def __init__(self, game: Game, num_trees: int, evaluator: Evaluator | None = None,
+                 config: SearchConfig | None = None, seed: int | None = None, nodes: int = 256):
+        if not isinstance(game, Game):
+            raise ValueError(f"BatchedSearch needs an odd_env.game.Game (odd_env.game.make(...)), got {game!r}")
+        if game.compiled is None:
+            raise ValueError(f"{game.label} has no compiled rules (Game.compiled), which the batched search plays "
+                             "through")
+        if evaluator is not None and not callable(evaluator):
+            raise ValueError(f"evaluator must be callable (planes -> (logits, values)) or None, got {evaluator!r}")
+        self.game = game
+        self.rules = game.compiled()
+        self.num_trees = check_int("search num_trees", num_trees, 1, MAX_TREES)
+        self.evaluator = evaluator
+        self.config = config if config is not None else SearchConfig()
+        if not isinstance(self.config, SearchConfig):
+            raise ValueError(f"config must be a SearchConfig, got {type(self.config).__name__}")
+        nodes = check_int("search nodes", nodes, 2, 1 << 24)
+        r = self.rules
+        self.tree = T.new_tree(self.num_trees, nodes, nodes * 8, r.state_size, r.max_legal)
+        self.rng = np.random.default_rng(seed)
+        self._rng_state = np.array([int(self.rng.integers(1, 2**63 - 1))], np.uint64)
+        rows = self.num_trees * self.config.leaves
+        self._planes = np.zeros((rows if evaluator is not None else 0, r.num_planes, r.height * r.width), np.int8)
+        self._masks = np.zeros((rows if evaluator is not None else 0, r.num_actions), np.int8)
+        self._leaf_tree = np.zeros(rows, np.int32)
+        self._leaf_node = np.zeros(rows, np.int32)
+        self._done = np.zeros(self.num_trees, np.int32)
+        self._evaluating = 0
+        self._no_root_edge = np.full(self.num_trees, -1, np.int32)
+        self._gumbel: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # after a Gumbel run
+        self._actions = np.zeros(r.num_actions, np.int32)
+        self._no_logits = np.zeros((0, r.num_actions), np.float32)
+        self.stats = {"waves": 0, "leaves": 0, "evaluate_s": 0.0, "search_s": 0.0}
+        """Running totals: waves, leaves evaluated, seconds in the evaluator and in compiled code."""
+
+    # ------------------------------------------------------------ roots
+    def _array(self, position: Position | np.ndarray) -> np.ndarray:
+        if isinstance(position, np.ndarray):
+            data = np.ascontiguousarray(position, dtype=np.int32)
+            if data.shape != (self.rules.state_size,):
+                raise ValueError(f"a position array of {self.game.label} has shape ({self.rules.state_size},), "
+                                 f"got {position.shape}")
+            return data
+        if getattr(position, "game", None) is not self.game:
+            what = position.game.label if hasattr(position, "game") else type(position).__name__
+            raise ValueError(f"this search plays {self.game.label}, not {what}")
+        return self.rules.encode(position)
+
+    def _check_tree(self, b: int) -> int:
+        return check_int("tree index", b, 0, self.num_trees - 1)
+
+    def set_root(self, b: int, position: Position | np.ndarray) -> None:
+        """Start tree ``b`` afresh at ``position`` (a position of the game or its compiled array)."""
+        b = self._check_tree(b)
+        s = self._array(position)
+        self._forget(b)
+        r, t = self.rules, self.rules.tables
+        terminal = bool(r.is_terminal(s, t))
+        T.clear_tree(self.tree, b, s, 0 if terminal else r.to_move(s, t), int(terminal),
+                     r.returns(s, t)[0] if terminal else 0.0)
+
+    def set_roots(self, positions: Sequence[Position | np.ndarray]) -> None:
+        """Start every tree afresh: tree ``b`` at ``positions[b]``."""
+        if len(positions) != self.num_trees:
+            raise ValueError(f"set_roots takes one position per tree ({self.num_trees}), got {len(positions)}")
+        for b, position in enumerate(positions):
+            self.set_root(b, position)
+
+    def reuse(self, b: int, position: Position | np.ndarray, max_depth: int = 4) -> bool:
+        """Make ``position`` the root of tree ``b``, keeping its subtree when the tree holds it within
+        ``max_depth`` plies of the root (True), else starting afresh (False)."""
+        b = self._check_tree(b)
+        s = self._array(position)
+        self._forget(b)
+        node = T.find_position(self.tree, b, s, max_depth) if self.tree.num_nodes[b] else -1
+        if node < 0:
+            self.set_root(b, s)
+            return False
+        if node > 0:
+            T.reroot_tree(self.tree, b, node)
+        return True
+
+    def advance(self, b: int, action: int) -> None:
+        """Play ``action`` at the root of tree ``b``: its child becomes the root, with its subtree
+        (a fresh root if the search never went there). ValueError if ``action`` is not legal there."""
+        b = self._check_tree(b)
+        self._forget(b)
+        tree = self.tree
+        if tree.num_nodes[b] == 0:
+            raise ValueError(f"tree {b} has no root: set_root first")
+        first, count = tree.first_edge[b, 0], tree.num_edges[b, 0]
+        for e in range(first, first + max(count, 0)):
+            if tree.action[b, e] == action:
+                if tree.child[b, e] >= 0:
+                    T.reroot_tree(tree, b, tree.child[b, e])
+                    return
+                break
+        s = tree.states[b, 0].copy()
+        mask = np.zeros(self.rules.num_actions, np.int8)
+        self.rules.legal_mask(s, self.rules.tables, mask)
+        if not (isinstance(action, (int, np.integer)) and 0 <= action < len(mask) and mask[action]):
+            raise ValueError(f"action {action!r} is not legal at the root of tree {b}")
+        self.rules.apply(s, self.rules.tables, int(action))
+        self.set_root(b, s)
+
+    def _forget(self, b: int) -> None:
+        """Drop the Gumbel choice of tree ``b`` (its root changes)."""
+        if self._gumbel is not None:
+            self._gumbel[0][b] = -1
+            self._gumbel[1][b] = 0.0
+            self._gumbel[2][b] = -1
+
+    def compile(self) -> None:
+        """Compile the search's kernels for this game now (numba compiles on first use: tens of seconds on a
+        busy machine), with a one-simulation search, a reroot and a look-up in tree 0 from the start
+        position; tree 0 is left a lone root at the start position. What a player calls before timing a move."""
+        start = self.game.new_state()
+        self.set_root(0, start)
+        self.run(1, trees=[0])
+        self.advance(0, self.best_action(0))
+        self.reuse(0, start)  # not found below the new root: tree 0 starts afresh at the start position
+
+    def root_position(self, b: int) -> Position:
+        """The position at the root of tree ``b``."""
+        return self.rules.decode(self.tree.states[self._check_tree(b), 0].copy())
+
+    # ------------------------------------------------------------ search
+    def _ensure_room(self, leaves: int) -> None:
+        t = self.tree
+        need_nodes = int(t.num_nodes.max()) + leaves + 1
+        need_edges = int(t.num_edges_used.max()) + leaves * self.rules.max_legal
+        self.tree = T.grow(t, need_nodes, need_edges)
+
+    def _wave(self, budget: np.ndarray, leaves: int, root_edge: np.ndarray | None = None) -> np.ndarray:
+        """One wave of at most ``leaves`` walks per tree (``budget[b]`` for tree ``b``), down the root edges
+        ``root_edge`` where given; returns the simulations each tree ran."""
+        r, c = self.rules, self.config
+        self._ensure_room(leaves)
+        t0 = time.perf_counter()
+        n = K.select_leaves(r.apply, r.is_terminal, r.to_move, r.returns, r.observe, r.legal_mask, r.tables,
+                            self.tree, budget, leaves, c.c_puct, c.fpu_reduction, c.virtual_loss,
+                            self._no_root_edge if root_edge is None else root_edge, self._leaf_tree,
+                            self._leaf_node, self._planes, self._masks, self._done)
+        t1 = time.perf_counter()
+        logits, values = self._no_logits, np.zeros(n, np.float32)
+        if n and self.evaluator is not None:
+            try:
+                logits, values = self._evaluate(n)
+            except BaseException:
+                # Take the wave's walks back (a bad evaluator, Ctrl-C): no leaf stays waiting, no loss virtual.
+                for k in range(n):
+                    b, node = self._leaf_tree[k], self._leaf_node[k]
+                    self.tree.pending[b, node] = 0
+                    K.undo_walk(self.tree, b, node, c.virtual_loss)
+                raise
+        t2 = time.perf_counter()
+        K.expand_leaves(r.legal_actions, r.apply, r.is_terminal, r.returns, r.tables, self.tree, self._leaf_tree,
+                        self._leaf_node, n, logits, values, c.rollouts, c.virtual_loss, self._actions,
+                        self._rng_state)
+        t3 = time.perf_counter()
+        self.stats["waves"] += 1
+        self.stats["leaves"] += n
+        self.stats["evaluate_s"] += t2 - t1
+        self.stats["search_s"] += (t1 - t0) + (t3 - t2)
+        return self._done
+
+    def leaf_states(self) -> np.ndarray:
+        """int32[L, state_size]: copies of the positions of the leaves being evaluated (for an evaluator that
+        needs more than the planes: ``rules.decode`` makes them positions); empty outside an evaluation."""
+        n = self._evaluating
+        return self.tree.states[self._leaf_tree[:n], self._leaf_node[:n]]
+
+    def _evaluate(self, n: int) -> tuple[np.ndarray, np.ndarray]:
+        r = self.rules
+        planes = self._planes[:n].reshape(n, r.num_planes, r.height, r.width)
+        self._evaluating = n
+        try:
+            logits, values = self.evaluator(planes, self._masks[:n])
+        finally:
+            self._evaluating = 0
+        logits = np.ascontiguousarray(logits, dtype=np.float32)
+        values = np.ascontiguousarray(values, dtype=np.float32).reshape(-1)
+        if logits.shape != (n, r.num_actions) or values.shape != (n,):
+            raise ValueError(f"the evaluator must return logits ({n}, {r.num_actions}) and values ({n},) for {n} "
+                             f"leaves, got {logits.shape} and {values.shape}")
+        if not (np.isfinite(values).all() and (np.abs(values) <= 1.0).all()):
+            raise ValueError("the evaluator's values must be finite numbers in [-1, 1] (for the player to decide)")
+        if np.isnan(logits).any() or np.isposinf(logits).any():
+            raise ValueError("the evaluator's logits hold NaN or +inf (-inf is an action it rules out)")
+        return logits, values
+
+    def _prepare_roots(self, noise: bool, live: np.ndarray) -> None:
+        """Expand the roots of the ``live`` trees that are not yet (one evaluation each, not counted as a
+        simulation) and set the priors the root's choices use: its own, mixed with Dirichlet noise when ``noise``."""
+        t = self.tree
+        fresh = live & (t.num_edges[:, 0] < 0)
+        if fresh.any():
+            self._wave(fresh.astype(np.int32), 1)
+        t = self.tree
+        fraction = self.config.noise_fraction if noise and not self.config.gumbel else 0.0
+        for b in np.flatnonzero(live):
+            first, count = t.first_edge[b, 0], t.num_edges[b, 0]
+            prior = t.prior[b, first:first + count]
+            if fraction > 0.0 and count > 1:
+                eta = self.rng.dirichlet(np.full(count, self.config.dirichlet_alpha))
+                prior = (1.0 - fraction) * prior + fraction * eta
+            t.root_prior[b, :count] = prior
+
+    def run(self, simulations: int, deadline: float | None = None, noise: bool = False,
+            trees: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
+        """Search every tree (or those of ``trees``) for ``simulations`` more simulations, or until
+        ``time.perf_counter()`` passes ``deadline`` (checked after each wave: at least one wave runs);
+        ``noise`` mixes Dirichlet noise into the roots' priors (``config.noise_fraction``).
+        Returns int64[B]: the simulations each tree ran. Trees whose game is over are skipped."""
+        simulations = check_int("search simulations", simulations, 1, MAX_SIMULATIONS)
+        if deadline is not None:
+            deadline = check_float("search deadline", deadline, 0.0)
+        wanted = np.zeros(self.num_trees, bool)
+        if trees is None:
+            wanted[:] = True
+        else:
+            wanted[[self._check_tree(int(b)) for b in trees]] = True
+        t = self.tree
+        wanted &= (t.num_nodes > 0) & (t.terminal[:, 0] == 0)
+        self._prepare_roots(bool(noise), wanted)
+        if self.config.gumbel:
+            return self._run_gumbel(simulations, deadline, bool(noise), wanted)
+        self._gumbel = None
+        done = np.zeros(self.num_trees, np.int64)
+        while True:
+            budget = np.where(wanted, simulations - done, 0).astype(np.int32)
+            if not budget.any():
+                break
+            ran = self._wave(budget, self.config.leaves)
+            if not ran.any():
+                raise RuntimeError("a search wave ran no simulation: the tree holds leaves that wait for an evaluation")
+            done += ran
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        return done
+
+    def _root_arrays(self) -> dict[str, np.ndarray]:
+        """The roots' edges as ``[B, K]`` arrays (K the most edges of a root): visits, q for the root's
+        player, priors, legal; and each root's value for its player."""
+        t = self.tree
+        count = np.maximum(t.num_edges[:, 0], 0)
+        k = max(int(count.max()), 1)
+        legal = np.arange(k)[None, :] < count[:, None]
+        index = np.minimum(t.first_edge[:, 0][:, None] + np.arange(k)[None, :], t.edge_capacity - 1)
+        visits = np.where(legal, np.take_along_axis(t.visits, index, 1), 0)
+        summed = np.where(legal, np.take_along_axis(t.value_sum, index, 1), 0.0)
+        prior = np.where(legal, np.take_along_axis(t.prior, index, 1), 0.0)
+        value = np.where(t.to_move[:, 0] == 0, t.value[:, 0], -t.value[:, 0]).astype(np.float64)
+        return {"visits": visits, "q": summed / np.maximum(visits, 1), "prior": prior, "legal": legal,
+                "value": value, "index": index}
+
+    def _run_gumbel(self, simulations: int, deadline: float | None, noise: bool, wanted: np.ndarray) -> np.ndarray:
+        """:meth:`run` with Gumbel root selection and sequential halving (one walk per tree per wave)."""
+        roots = self._root_arrays()
+        legal = roots["legal"] & wanted[:, None]
+        with np.errstate(divide="ignore"):
+            logits = np.log(roots["prior"])
+        noise_draw = self.rng.gumbel(size=legal.shape) if noise else np.zeros(legal.shape)
+        gumbel = GumbelRoots(logits, legal, noise_draw, self.config.gumbel, simulations)
+        done = np.zeros(self.num_trees, np.int64)
+        while True:
+            budget = np.where(wanted, simulations - done, 0).astype(np.int32)
+            if not budget.any():
+                break
+            roots = self._root_arrays()
+            sigma = gumbel.sigma(roots["q"][:, :legal.shape[1]], roots["visits"][:, :legal.shape[1]], roots["value"])
+            edges = gumbel.choose(sigma, budget > 0)
+            ran = self._wave(budget, 1, edges)
+            if not ran.any():
+                raise RuntimeError("a search wave ran no simulation: the tree holds leaves that wait for an evaluation")
+            gumbel.record(edges, ran)
+            done += ran
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        roots = self._root_arrays()
+        sigma = gumbel.sigma(roots["q"][:, :legal.shape[1]], roots["visits"][:, :legal.shape[1]], roots["value"])
+        actions = self.tree.action[np.arange(self.num_trees)[:, None], roots["index"][:, :legal.shape[1]]]
+        self._gumbel = (np.where(wanted, actions[np.arange(self.num_trees), gumbel.action_edges(sigma)], -1),
+                        gumbel.improved_policy(sigma), np.where(legal, actions, -1))
+        return done
+
+    # ------------------------------------------------------------ results
+    def root_edges(self, b: int) -> dict[str, np.ndarray]:
+        """The root's edges of tree ``b``: ``actions``, ``visits``, ``q`` (mean value for the player
+        to decide; 0 where unvisited), ``prior`` (its own, without noise)."""
+        b = self._check_tree(b)
+        t = self.tree
+        first, count = t.first_edge[b, 0], max(int(t.num_edges[b, 0]), 0)
+        sl = slice(first, first + count)
+        visits = t.visits[b, sl].copy()
+        q = np.where(visits > 0, t.value_sum[b, sl] / np.maximum(visits, 1), 0.0)
+        return {"actions": t.action[b, sl].copy(), "visits": visits, "q": q, "prior": t.prior[b, sl].copy()}
+
+    def root_visits(self, b: int) -> dict[int, int]:
+        """The visit count of every legal action at the root of tree ``b``."""
+        edges = self.root_edges(b)
+        return {int(a): int(v) for a, v in zip(edges["actions"], edges["visits"])}
+
+    def visit_policy(self) -> np.ndarray:
+        """float32[B, num_actions]: each root's visit counts as shares (zeros for a tree without edges)."""
+        out = np.zeros((self.num_trees, self.rules.num_actions), np.float32)
+        for b in range(self.num_trees):
+            edges = self.root_edges(b)
+            total = edges["visits"].sum()
+            if total > 0:
+                out[b, edges["actions"]] = edges["visits"] / total
+        return out
+
+    def best_action(self, b: int) -> int:
+        """The most visited action at the root of tree ``b`` (ties: the higher mean value, then the
+        lower action); after a Gumbel search, the action sequential halving chose. ValueError if the
+        root has no edge (never searched, or the game is over)."""
+        edges = self.root_edges(b)
+        if not len(edges["actions"]):
+            raise ValueError(f"tree {b} has no searched root (run the search first; a finished game has none)")
+        if self._gumbel is not None and self._gumbel[0][b] >= 0:
+            return int(self._gumbel[0][b])
+        order = np.lexsort((edges["actions"], -edges["q"], -edges["visits"]))
+        return int(edges["actions"][order[0]])
+
+    def improved_policy(self) -> np.ndarray:
+        """float32[B, num_actions]: after a Gumbel search (``config.gumbel``), each searched root's improved
+        policy ``softmax(logits + sigma(completed q))`` (the policy target of Gumbel AlphaZero); zeros
+        for the trees that search did not search. ValueError after a PUCT search."""
+        if self._gumbel is None:
+            raise ValueError("the improved policy comes from a Gumbel search (SearchConfig(gumbel=16)): "
+                             "after a PUCT search, use visit_policy()")
+        _, policy, actions = self._gumbel
+        out = np.zeros((self.num_trees, self.rules.num_actions), np.float32)
+        rows, cols = np.nonzero(actions >= 0)
+        out[rows, actions[rows, cols]] = policy[rows, cols]
+        return out
+
+    def info(self) -> dict[str, Any]:
+        """Sizes and totals: nodes in use per tree, capacities, :attr:`stats`."""
+        t = self.tree
+        return {"nodes": t.num_nodes.copy(), "node_capacity": t.node_capacity, "edge_capacity": t.edge_capacity,
+                **self.stats}
