@@ -124,9 +124,8 @@ def grow(tree: Tree, nodes: int, edges: int) -> Tree:
 
 
 @njit(cache=True)
-def clear_tree(tree, b, state, to_move, terminal, value):
-    """Make tree ``b`` a lone, unexpanded root at position ``state``."""
-    used = tree.num_nodes[b]
+def _clear_slots(tree, b, used):
+    """Reset the first ``used`` nodes and every used edge of tree ``b`` to empty."""
     for n in range(used):
         tree.parent[b, n] = -1
         tree.parent_edge[b, n] = -1
@@ -137,6 +136,12 @@ def clear_tree(tree, b, state, to_move, terminal, value):
         tree.child[b, e] = -1
         tree.visits[b, e] = 0
         tree.value_sum[b, e] = 0.0
+
+
+@njit(cache=True)
+def clear_tree(tree, b, state, to_move, terminal, value):
+    """Make tree ``b`` a lone, unexpanded root at position ``state``."""
+    _clear_slots(tree, b, tree.num_nodes[b])
     tree.states[b, 0, :] = state
     tree.to_move[b, 0] = to_move
     tree.terminal[b, 0] = terminal
@@ -211,16 +216,7 @@ def reroot_tree(tree, b, new_root):
             value_sum[new_edge] = tree.value_sum[b, e]
             new_edge += 1
     parent_edge[0] = -1
-    for n in range(used):  # clear the old nodes, then write the kept ones
-        tree.parent[b, n] = -1
-        tree.parent_edge[b, n] = -1
-        tree.num_edges[b, n] = -1
-        tree.pending[b, n] = 0
-        tree.node_visits[b, n] = 0
-    for e in range(tree.num_edges_used[b]):
-        tree.child[b, e] = -1
-        tree.visits[b, e] = 0
-        tree.value_sum[b, e] = 0.0
+    _clear_slots(tree, b, used)  # clear the old nodes, then write the kept ones
     for i in range(kept):
         tree.parent[b, i] = parent[i]
         tree.parent_edge[b, i] = parent_edge[i]
