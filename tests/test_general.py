@@ -128,6 +128,36 @@ def test_a_per_size_checkpoint_on_another_size_gets_a_clear_error(tmp_path):
         player.act(make_game("xodd", 6).new_state())
 
 
+
+def test_every_front_door_refuses_a_general_network_of_another_game_before_the_game(general_runs):
+    """The Gymnasium env at make time, the play session before the first move (whoever starts) and the
+    arena refuse a size-general Xodd network, bare or guiding the az search, on Yodd and YINSH; the search
+    plays it on any Xodd board."""
+    import gymnasium
+
+    import odd_env  # noqa: F401  (registers the envs)
+    from agents.play.session import PlaySession
+
+    path = general_runs["xodd"]
+    for spec in (f"ppo:path={path}", f"az:network={path},simulations=4"):
+        for env_id, label in (("odd_env/Yodd-v0", "yodd 6"), ("odd_env/Yinsh-v0", "yinsh")):
+            with pytest.raises(ValueError, match=f"cannot play {label}: its size-general network plays xodd "
+                                                 r"\(any size\)"):
+                gymnasium.make(env_id, opponent=spec)
+        for human in ("black", "white"):  # the person moving first, the agent later: refused all the same
+            with pytest.raises(ValueError, match="the opponent cannot play this board: its size-general network "
+                                                 r"plays xodd \(any size\), not yodd 4"):
+                PlaySession("yodd", 4, opponent=spec, human=human)
+        with pytest.raises(ValueError, match=r"cannot play yodd 3: its size-general network plays xodd"):
+            round_robin([spec, "random"], "yodd", 3, games_per_pair=2, seed=0, progress=False)
+        for size in (3, 6):
+            result = play_game(spec, "random", make_game("xodd", size), seed=size)
+            assert result.plies > 0
+    for game in ("xodd", "yodd"):  # the play session's default game is the network's
+        session = PlaySession(opponent=f"ppo:path={general_runs[game]}", human="white")
+        assert (session.adapter.game, session.adapter.size) == (game, PlaySession(game, opponent="random").adapter.size)
+
+
 @pytest.fixture
 def general_folder(general_runs, tmp_path, monkeypatch):
     """A networks folder holding the general Xodd network under the name 'xodd', in place of the package's."""

@@ -236,7 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
                "pass), undo, hint [SPEC], save FILE, quit, help.",
     )
     p.add_argument("--game", choices=available_games(), default=None,
-                   help="which game (default: the game of --load or of a network, else xodd)")
+                   help="which game (default: the game of --load or of a network, a size-general one included, else xodd)")
     p.add_argument("--board-size", type=int, default=None,
                    help=f"Xodd side n or Yodd base n (default: the network's board, else {sizes}; "
                         "YINSH has one board)")

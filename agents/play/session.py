@@ -130,8 +130,9 @@ class PlaySession:
         if not isinstance(agent, Agent):
             raise ValueError(f"opponent must be an agent spec or an Agent, got {type(opponent).__name__}")
         own = getattr(agent, "game", None)  # the one game of a network; None for the others
-        if game is None:
-            game = own.name if own is not None else "xodd"
+        if game is None:  # the network's game; else the first game the agent plays (a size-general network's)
+            game = own.name if own is not None else next(
+                (name for name in available_games() if agent.cannot_play(make_game(name)) is None), "xodd")
         if own is not None and own.name == game:
             tied = getattr(agent, "geometry", None) is not None or agent.network_sha256 is not None
             if board_size is None and tied:

@@ -117,6 +117,7 @@ class AZAgent(Agent):
         self.network = None if network is None else str(network)
         """The pretrained name or checkpoint path of the guiding network, or None."""
         self._sha256 = None if player is None else player.network_sha256
+        self._player = player  # asked which games a size-general network plays (cannot_play)
         self.simulations = simulations
         self.time = time
         self.c, self.batch, self.fpu_reduction = float(c), batch, float(fpu_reduction)
@@ -149,10 +150,11 @@ class AZAgent(Agent):
         return self._sha256
 
     def cannot_play(self, game: Game) -> str | None:
-        """The search plays through compiled rules: games without them cannot be searched."""
+        """The search plays through compiled rules: games without them cannot be searched; a
+        size-general network plays every board of its own game and variant, and no other game."""
         if game.compiled is None:
             return "it has no compiled rules (Game.compiled), which the az search plays through"
-        return None
+        return None if self._player is None else self._player.cannot_play(game)
 
     def reset(self, seed: int | None = None) -> None:
         """Drop the search trees; reseed when ``seed`` is given."""

@@ -9,6 +9,7 @@ import numpy as np
 
 from ...common.front import ANSI_RESET, FrontEnd
 from ...common.geometry import geometry as make_geometry
+from ...game import make as make_game
 from .notation import END_TURN, PASS, action_name, parse_action, parse_cell, stone_action, stone_name
 from .records import GameRecord, illegal_reason
 from .render import board_layout, to_svg, to_text
@@ -50,9 +51,11 @@ class OddFrontEnd(FrontEnd):
         if own is not None and (own.name, own.size) != (self.game, self.size):
             return f"{agent.label} plays {own.label}, not {self.game} {self.size}"
         g = getattr(agent, "geometry", None)
-        if g is None or g is self.geometry:
-            return None
-        return f"{agent.label} plays {g.game} {g.size}, not {self.game} {self.size}"
+        if g is not None and g is not self.geometry:
+            return f"{agent.label} plays {g.game} {g.size}, not {self.game} {self.size}"
+        # agents tied to no board (a size-general network, a search) say which games they cannot play
+        cannot_play = getattr(agent, "cannot_play", None)
+        return cannot_play(make_game(self.game, self.size)) if callable(cannot_play) else None
 
     def parse(self, state: GameState, text: str) -> list[int]:
         """``Bc4`` / ``c4`` (your colour) / ``Bc4,Wd5`` / ``pass`` / ``end`` as actions, each checked legal."""

@@ -73,7 +73,8 @@ class YinshFrontEnd(FrontEnd):
         own = getattr(agent, "game", None)
         if own is not None and own is not self.game_spec:
             return f"{agent.label} plays {own.label}, not {self.label}"
-        return None
+        cannot_play = getattr(agent, "cannot_play", None)  # e.g. a size-general network of another game
+        return cannot_play(self.game_spec) if callable(cannot_play) else None
 
     def parse(self, state: YinshState, text: str) -> list[int]:
         """The decisions of one line (``E5``, ``E4-E10``, ``xE5-E9``, ``rE5``, ``pass``; several
