@@ -22,7 +22,7 @@ from agents import pretrained as pre  # noqa: E402
 from agents.arena import play_game, round_robin  # noqa: E402
 from agents.train import checkpoint as ckpt_io  # noqa: E402
 from agents.train.network import NetConfig, PolicyValueNet  # noqa: E402
-from agents.train.ppo import Args, Trainer, load_checkpoint, main as ppo_main, train  # noqa: E402
+from agents.train.ppo import SCRIPTED, Args, Trainer, load_checkpoint, main as ppo_main, train  # noqa: E402
 from odd_env.game import make as make_game  # noqa: E402
 
 from test_ppo import assert_same_state, read_metrics, small_args  # noqa: E402
@@ -255,6 +255,28 @@ def test_a_run_over_several_sizes_resumes_exactly(tmp_path, monkeypatch):
     strip = [[{k: v for k, v in r.items() if k not in timing} for r in read_metrics(tmp_path / d / "run")]
              for d in ("a", "b")]
     assert strip[0] == strip[1] and "win_rate/random@4" in strip[0][2]
+
+
+
+def test_a_per_size_network_plays_and_is_measured_in_its_own_lane_only(tmp_path):
+    """A run over Xodd 4 and 5 takes a per-size Xodd 4 network as a scripted and an evaluation opponent:
+    it plays the games of the size-4 lane only, and the size-5 lane draws among the others."""
+    x4 = Trainer(small_args(tmp_path / "x4")).save(tmp_path / "x4.pt")
+    spec = f"ppo:path={x4}"
+    trainer = train(general_args(tmp_path, scripted_opponents=f"greedy,{spec}", scripted_prob=0.9,
+                                 eval_every=1, eval_opponents=f"random,{spec}", total_steps=16 * 8 * 3))
+    assert trainer.selfplay.scripted_of == [[0, 1], [0]]
+    lane4, lane5 = trainer.lanes
+    assert SCRIPTED - 1 not in lane5.opponent  # the network never sits in a size-5 game
+    drawn = [trainer.selfplay.draw_opponent(1) for _ in range(200)]
+    assert SCRIPTED - 1 not in drawn and SCRIPTED in drawn
+    assert SCRIPTED - 1 in [trainer.selfplay.draw_opponent(0) for _ in range(200)]
+    row = read_metrics(tmp_path / "run")[-1]
+    assert 0 <= float(row[f"win_rate/{spec}@4"]) <= 1 and f"win_rate/{spec}@5" not in row
+    assert 0 <= float(row["win_rate/random@5"]) <= 1
+    with pytest.raises(ValueError, match=r"--scripted-opponents: agent 'ppo:path=.*' plays xodd 4, not xodd 5 "
+                                         r"\(the run's boards: xodd 5, xodd 6\)"):
+        Trainer(general_args(tmp_path / "other", board_sizes="5,6", scripted_opponents=spec, scripted_prob=0.5))
 
 
 @pytest.mark.parametrize("flags,message", [

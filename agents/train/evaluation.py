@@ -8,7 +8,7 @@ from typing import Sequence
 
 from odd_env.game import Game
 
-from ..base import Agent, check_int
+from ..base import Agent, check_int, plays
 from ..players.network_player import PPOAgent
 from .network import PolicyValueNet
 
@@ -23,7 +23,8 @@ def evaluate(net: PolicyValueNet, games: Sequence[Game], opponents: Sequence[tup
              seed: int, threads: int, progress: bool = False) -> dict[str, float]:
     """Win rate of ``net`` (its most probable legal action) against each opponent ``(spec, agent)``
     on each of ``games``, ``n_games`` games per pair (half with each colour, seeded by ``seed``),
-    by :func:`metric_name`.
+    by :func:`metric_name`; an opponent that does not play a board (a per-size network on another
+    size) is left out on that board.
 
     The games are played on the CPU with ``threads`` torch threads, also when training on a GPU
     (torch's default there, every core, crowds a machine shared with other processes).
@@ -37,6 +38,8 @@ def evaluate(net: PolicyValueNet, games: Sequence[Game], opponents: Sequence[tup
     results = {}
     for game in games:
         for spec, agent in opponents:
+            if not plays(agent, game):  # a per-size network is measured on its own board only
+                continue
             res = round_robin([player, agent], game, games_per_pair=n_games, seed=seed, progress=progress,
                               labels=["ppo", spec])
             rate, _, _, _ = res.win_rate(0, 1)

@@ -168,27 +168,32 @@ def eval_opponents(text: str, game: Game) -> str:
 
 def build_agents(text: str, game: Game | Sequence[Game], what: str,
                  seed: int | None = None) -> list[tuple[str, Agent]]:
-    """(spec, agent) for each spec of a comma-separated list, checked to play ``game`` (or each
-    of several games: the board sizes of a run over several).
+    """(spec, agent) for each spec of a comma-separated list, checked to play ``game``, or, in a run
+    over several board sizes, at least one of them (a per-size network plays its own board's lane
+    only: :func:`~agents.base.plays`).
 
     Agent ``i`` gets ``seed + i`` when ``seed`` is given. Raises ValueError
     naming the option ``what`` and the spec for an unknown agent, a bad
     option, a missing checkpoint or a network for another board.
     """
+    games = [game] if isinstance(game, Game) else list(game)
     out = []
     for i, spec in enumerate(split_specs(text)):
         try:
             agent = load_agent(spec) if seed is None else load_agent(spec, seed=seed + i)
         except (ValueError, FileNotFoundError) as err:
             raise ValueError(f"{what}: agent {spec!r}: {err}") from err
-        try:
-            for g in [game] if isinstance(game, Game) else game:
+        reasons = []
+        for g in games:
+            try:
                 check_board(agent, g, spec)
-        except ValueError as err:
-            raise ValueError(f"{what}: {err}") from err
+            except ValueError as err:
+                reasons.append(str(err))
+        if len(reasons) == len(games):
+            sizes = f" (the run's boards: {', '.join(g.label for g in games)})" if len(games) > 1 else ""
+            raise ValueError(f"{what}: {reasons[0]}{sizes}")
         out.append((spec, agent))
     return out
-
 
 
 # ============================================================== trainer

@@ -18,7 +18,7 @@ from torch import nn
 
 from odd_env.game import Game
 
-from ..base import Agent
+from ..base import Agent, plays
 from .network import NetConfig, PolicyValueNet, masked_logits
 
 LATEST = -1
@@ -170,11 +170,14 @@ class SelfPlay:
                  np_rng: np.random.Generator, device: torch.device):
         self.args, self.lanes, self.pool, self.scripted = args, lanes, pool, scripted
         self.np_rng, self.device = np_rng, device
+        # the scripted agents that play each lane's board (a per-size network plays its own lane only)
+        self.scripted_of = [[k for k, agent in enumerate(scripted) if plays(agent, lane.game)] for lane in lanes]
 
-    def draw_opponent(self) -> int:
-        """The opponent id of a new game."""
-        if self.scripted and self.np_rng.random() < self.args.scripted_prob:
-            return SCRIPTED - int(self.np_rng.integers(len(self.scripted)))
+    def draw_opponent(self, lane: int = 0) -> int:
+        """The opponent id of a new game in lane ``lane``."""
+        fitting = self.scripted_of[lane]
+        if fitting and self.np_rng.random() < self.args.scripted_prob:
+            return SCRIPTED - fitting[int(self.np_rng.integers(len(fitting)))]
         if not self.pool.snapshots or self.np_rng.random() < self.args.latest_prob:
             return LATEST
         return int(self.np_rng.integers(len(self.pool.snapshots)))
@@ -200,7 +203,7 @@ class SelfPlay:
                 bufs = [{k: v[:T] for k, v in buf.items()} for buf in bufs]
                 break
             for i, lane in enumerate(self.lanes):
-                outs[i], ended = self._step(net, lane, outs[i], bufs[i], t, wins[i])
+                outs[i], ended = self._step(net, i, outs[i], bufs[i], t, wins[i])
                 episodes += ended
         batches = []
         for i, (lane, buf, out) in enumerate(zip(self.lanes, bufs, outs)):
@@ -231,9 +234,10 @@ class SelfPlay:
             "final": np.zeros((T, B, 2), dtype=np.float32),
         }
 
-    def _step(self, net: nn.Module, lane: Lane, out: Any, buf: dict[str, np.ndarray], t: int,
+    def _step(self, net: nn.Module, index: int, out: Any, buf: dict[str, np.ndarray], t: int,
               wins: dict[str, list[float]]) -> tuple[Any, int]:
-        """One engine step of ``lane``, recorded at row ``t``; returns the engine's output and the games ended."""
+        """One engine step of lane ``index``, recorded at row ``t``; returns the engine's output and the games ended."""
+        lane = self.lanes[index]
         obs_np, mask_np = out.observation, out.action_mask.astype(bool)
         actors = out.to_play.astype(np.int64)
         buf["obs"][t], buf["mask"][t], buf["actor"][t] = obs_np, mask_np, actors
@@ -262,5 +266,5 @@ class SelfPlay:
                 kind = "scripted" if lane.opponent[b] <= SCRIPTED else "pool"
                 wins.setdefault(kind, []).append(float(out.info["final_rewards"][b, seat] > 0))
             lane.learner_seat[b] = 1 - seat
-            lane.opponent[b] = self.draw_opponent()
+            lane.opponent[b] = self.draw_opponent(index)
         return out, len(ended)
