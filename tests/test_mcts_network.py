@@ -16,10 +16,11 @@ from agents.train.ppo import Args, PPOAgent, Trainer  # noqa: E402
 from odd_env.game import make  # noqa: E402
 
 
-def _checkpoint(tmp_path_factory, game, size=0, variant=""):
+def _checkpoint(tmp_path_factory, game, size=0, variant="", general=False):
     path = tmp_path_factory.mktemp(f"{game}{size}{variant}") / "net.pt"
     args = Args(game=game, board_size=size, variant=variant, num_games=4, rollout_steps=4, channels=8, blocks=1,
-                eval_opponents="random", run_dir=str(path.parent), tensorboard=False, progress=False, seed=2)
+                eval_opponents="random", run_dir=str(path.parent), tensorboard=False, progress=False, seed=2,
+                general=general)
     return str(Trainer(args).save(path))
 
 
@@ -74,6 +75,34 @@ def test_a_position_of_another_game_is_refused(xodd4):
         player.act(make("xodd", 5).new_state())
     with pytest.raises(ValueError, match="plays xodd 4, not yodd 4"):
         round_robin([player, "random"], "yodd", 4, games_per_pair=2, progress=False)
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_a_size_general_network_plays_every_size_of_its_game(tmp_path_factory, compiled):
+    path = _checkpoint(tmp_path_factory, "xodd", 4, general=True)  # issue 40: no board of its own
+    player = agents.load("mcts", network=path, simulations=12, seed=1, compiled=compiled, symmetries=2)
+    assert player.game is None and player.network == path
+    for size in (3, 5, 7):
+        state = make("xodd", size).new_state()
+        for _ in range(6):  # and again from the reused tree
+            if state.is_terminal:
+                break
+            action = player.act(state)
+            assert state.legal_action_mask()[action], (size, action)
+            assert player.last_simulations == 12 or len(state.legal_actions()) == 1
+            state.apply(action)
+    copy = pickle.loads(pickle.dumps(player))  # what the arena sends to its worker processes
+    assert copy.game is None and copy.act(make("xodd", 6).new_state()) >= 0
+    assert play_game(f"mcts:network={path},simulations=8,compiled={compiled}", "random", make("xodd", 4),
+                     seed=0).plies > 0  # the spec, through the arena
+    for other in (make("yodd", 4), make("yinsh", variant="blitz")):
+        with pytest.raises(ValueError, match=re.escape(f"mcts: the network {path!r} cannot play {other.label}: its "
+                                                       f"size-general network plays xodd (any size), not {other.label}")):
+            player.act(other.new_state())
+    with pytest.raises(ValueError, match="its size-general network plays xodd \\(any size\\), not yodd 4"):
+        round_robin([player, "random"], "yodd", 4, games_per_pair=2, progress=False)
+    with pytest.raises(ValueError, match=re.escape(f"mcts: the network {path!r} cannot play yodd 4 (geometry=)")):
+        agents.load("mcts", network=path, geometry=make("yodd", 4).extra.get("geometry"))
 
 
 def test_options_are_checked(xodd4, tmp_path):

@@ -51,7 +51,10 @@ balance (``group_weight``), as its evaluator; ties between equally visited and v
 actions are drawn with the seed as before, ties inside the tree go to the lowest action.
 ``compiled=False`` searches the Python tree instead (the search before it; the same
 visit counts, several times slower: ``benchmarks/bench_search.py``). The Python tree
-(:mod:`agents.players.mcts_tree`) serves rollouts and ``policy_value_fn``.
+(:mod:`agents.players.mcts_tree`) serves rollouts and ``policy_value_fn``; the compiled search is
+:mod:`agents.players.mcts_compiled`. This module holds the agent: its options, label and state,
+and which of the two searches a position goes to. A size-general network (no board of its own)
+plays every board size of its game, in either search.
 
 With a value function, ``batch`` leaves are gathered before they are
 evaluated (one network call for all of them with ``network=``): each walk
@@ -72,9 +75,7 @@ the reply the search expected).
 
 from __future__ import annotations
 
-import math
 import os
-import time
 from typing import Any, Callable
 
 import numpy as np
@@ -82,7 +83,7 @@ import numpy as np
 from odd_env.game import Game, Position
 
 from ..base import MAX_SECONDS, Agent, check_bool, check_float, check_int, check_position, new_rng_state
-from ..search import BatchedSearch, SearchConfig
+from .mcts_compiled import CompiledNetworkSearch
 from .mcts_tree import GROUP_SCALE, Node, PythonTreeSearch, _no_group_balance
 from .search_network import load_search_network
 
@@ -109,10 +110,6 @@ MAX_SIMULATIONS = 1_000_000
 """Most ``simulations`` a search may be given: a tree of a node a simulation, about a gigabyte and
 minutes a move at this bound (``simulations=1e30`` would never return a move)."""
 
-REUSE_DEPTH = 4
-"""Plies below the last root searched for the new position (my second step, or the opponent's one- or
-two-step turn)."""
-
 MAX_BATCH = 4096
 """Most leaves a network-guided search may evaluate together (``batch``)."""
 
@@ -121,6 +118,104 @@ def _greedy(game: Game | None) -> bool:
     """Whether ``game``'s heuristics have a greedy policy (Xodd and Yodd): greedy rollouts and
     priors, and the group balance, exist only there."""
     return game is not None and game.heuristics is not None and game.heuristics.greedy
+
+
+def _check_search_options(rollout: str, prior: str | None, policy_value_fn: Any, simulations: Any, c: Any,
+                          batch: Any, fpu_reduction: Any, group_weight: Any, time_budget: Any, epsilon: Any,
+                          prior_temp: Any, reuse_tree: Any) -> dict[str, Any]:
+    """The options that need no network, checked (ValueError naming the first bad one), as a dict."""
+    if rollout not in ROLLOUTS:
+        raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
+    if prior in ("none", "None", ""):
+        prior = None
+    if prior not in PRIORS:
+        raise ValueError(f"mcts option prior must be one of {PRIORS}, got {prior!r}")
+    if policy_value_fn is not None and not callable(policy_value_fn):
+        raise ValueError(f"mcts option policy_value_fn must be callable or None, got {policy_value_fn!r}")
+    return dict(
+        rollout=rollout, prior=prior,
+        simulations=check_int("mcts option simulations", simulations, 1, MAX_SIMULATIONS),
+        c=None if c is None else check_float("mcts option c", c, 0.0),
+        batch=check_int("mcts option batch", batch, 1, MAX_BATCH),
+        fpu_reduction=check_float("mcts option fpu_reduction", fpu_reduction, 0.0, 1.0),
+        group_weight=None if group_weight is None else check_float("mcts option group_weight", group_weight,
+                                                                   0.0, 1.0),
+        time_budget=None if time_budget is None else check_float("mcts option time_budget", time_budget, 0.0,
+                                                                 MAX_SECONDS, low_open=True),
+        epsilon=check_float("mcts option epsilon", epsilon, 0.0, 1.0),
+        # Priors are exp(score / prior_temp): a zero temperature divides by zero.
+        prior_temp=check_float("mcts option prior_temp", prior_temp, 0.0, low_open=True),
+        reuse_tree=check_bool("mcts option reuse_tree", reuse_tree),
+    )
+
+
+def _network_player(network: Any, policy_value_fn: Any, symmetries: Any, group_weight: float | None,
+                    batch: int) -> Any:
+    """The network's player (:class:`agents.players.network_player.PPOAgent`) of ``network=``, or None;
+    ValueError where the options that need a value function or a network have neither."""
+    player = None
+    if network is not None:
+        if policy_value_fn is not None:
+            raise ValueError("mcts: give network= (a checkpoint) or policy_value_fn=, not both")
+        player = load_search_network(network, "mcts")
+        player.set_symmetries(symmetries, "mcts option symmetries")
+    if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) or symmetries < 1:
+        raise ValueError(f"mcts option symmetries must be an integer from 1 (the position as it is) to the "
+                         f"board's symmetry count (8 on Xodd, 12 on Yodd and YINSH), got {symmetries!r}")
+    if symmetries != 1 and player is None:
+        raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "
+                         "symmetries: it needs network=")
+    if group_weight and player is not None and not _greedy(player.reference_game):
+        raise _no_group_balance(player.reference_game.name)
+    valued = player is not None or policy_value_fn is not None
+    if group_weight and not valued:
+        raise ValueError(f"mcts option group_weight={group_weight} blends a value function's values with the "
+                         "group balance: it needs network= or policy_value_fn=")
+    if batch > 1 and not valued:
+        raise ValueError(f"mcts option batch={batch} needs a value function (network= or policy_value_fn=): "
+                         "searches with rollouts evaluate one leaf at a time (batch=1)")
+    return player
+
+
+def _network_board(player: Any, board: Game | None, network: str) -> Game | None:
+    """The board an agent guided by the network of ``player`` is tied to: the network's (``board``, of
+    ``geometry=``, must be it), or for a size-general network ``board`` (None: every size of its game)."""
+    if board is None or board is player.game:
+        return player.game
+    if player.game is not None:
+        raise ValueError(f"mcts: the network {network!r} plays {player.game.label}, but geometry= says {board.label}")
+    reason = player.cannot_play(board)
+    if reason is not None:
+        raise ValueError(f"mcts: the network {network!r} cannot play {board.label} (geometry=): {reason}")
+    return board
+
+
+def _check_network_plays(player: Any, board: Game | None, network: str, game: Game) -> None:
+    """ValueError unless an agent tied to ``board`` by the network of ``player`` plays ``game``: the
+    board, or where there is none (a size-general network) any board of the network's game."""
+    if board is not None and game is not board:
+        raise ValueError(f"mcts: the network {network!r} plays {board.label}, not {game.label}")
+    reason = player.cannot_play(game)
+    if reason is not None:
+        raise ValueError(f"mcts: the network {network!r} cannot play {game.label}: {reason}")
+
+
+def _resolve(rollout: str, prior: str | None, group_weight: float | None, valued: bool,
+             state: Position) -> tuple[str, str | None, float]:
+    """The rollout, prior and group weight of a search of ``state`` ("auto" and None fixed for its game,
+    ``valued``: with a value function); ValueError for greedy parts outside Xodd/Yodd."""
+    odd = _greedy(state.game)
+    game_name = getattr(state, "game_name", type(state).__name__)
+    rollout = ("greedy" if odd else "random") if rollout == "auto" else rollout
+    prior = ("greedy" if odd else None) if prior == "auto" else prior
+    if not odd and group_weight:
+        raise _no_group_balance(game_name)
+    if group_weight is None:
+        group_weight = GROUP_WEIGHT if odd and valued else 0.0
+    if not odd and "greedy" in (rollout, prior):
+        raise ValueError(f"mcts: greedy rollouts and priors exist only for Xodd and Yodd, not {game_name}: use "
+                         "rollout=random, prior=none (the defaults, rollout=auto and prior=auto, choose them)")
+    return rollout, prior, group_weight
 
 
 class MCTSAgent(PythonTreeSearch, Agent):
@@ -165,7 +260,8 @@ class MCTSAgent(PythonTreeSearch, Agent):
             its search network where it ships one) or the path of a PPO
             checkpoint, whose network gives the priors
             and values (the same as its ``PPOAgent.policy_value`` as
-            ``policy_value_fn``); ties the agent to the network's game.
+            ``policy_value_fn``); ties the agent to the network's board (a size-general
+            network: to every board size of its game).
         reuse_tree: keep the subtree of the position reached for the next call.
         compiled: with ``network=``, search with the compiled batched search
             (:mod:`agents.search`, default); False searches the Python tree as
@@ -173,7 +269,6 @@ class MCTSAgent(PythonTreeSearch, Agent):
             ``benchmarks/bench_search.py``).
         seed: seeds every random choice (tie-breaks, rollouts).
     """
-
     name = "mcts"
 
     def __init__(
@@ -196,91 +291,45 @@ class MCTSAgent(PythonTreeSearch, Agent):
         group_weight: float | None = None,
         compiled: bool = True,
     ):
-        if rollout not in ROLLOUTS:
-            raise ValueError(f"mcts option rollout must be one of {ROLLOUTS}, got {rollout!r}")
-        if prior in ("none", "None", ""):
-            prior = None
-        if prior not in PRIORS:
-            raise ValueError(f"mcts option prior must be one of {PRIORS}, got {prior!r}")
-        if policy_value_fn is not None and not callable(policy_value_fn):
-            raise ValueError(f"mcts option policy_value_fn must be callable or None, got {policy_value_fn!r}")
-        simulations = check_int("mcts option simulations", simulations, 1, MAX_SIMULATIONS)
-        if c is not None:
-            c = check_float("mcts option c", c, 0.0)
-        batch = check_int("mcts option batch", batch, 1, MAX_BATCH)
-        fpu_reduction = check_float("mcts option fpu_reduction", fpu_reduction, 0.0, 1.0)
-        if group_weight is not None:
-            group_weight = check_float("mcts option group_weight", group_weight, 0.0, 1.0)
-        if time_budget is not None:
-            time_budget = check_float("mcts option time_budget", time_budget, 0.0, MAX_SECONDS, low_open=True)
-        epsilon = check_float("mcts option epsilon", epsilon, 0.0, 1.0)
-        # Priors are exp(score / prior_temp): a zero temperature divides by zero.
-        prior_temp = check_float("mcts option prior_temp", prior_temp, 0.0, low_open=True)
-        reuse_tree = check_bool("mcts option reuse_tree", reuse_tree)
-        player = None
-        if network is not None:
-            if policy_value_fn is not None:
-                raise ValueError("mcts: give network= (a checkpoint) or policy_value_fn=, not both")
-            player = load_search_network(network, "mcts")
-            player.set_symmetries(symmetries, "mcts option symmetries")
-            policy_value_fn = player.policy_value
-        if isinstance(symmetries, bool) or not isinstance(symmetries, (int, np.integer)) or symmetries < 1:
-            raise ValueError(f"mcts option symmetries must be an integer from 1 (the position as it is) to the "
-                             f"board's symmetry count (8 on Xodd, 12 on Yodd and YINSH), got {symmetries!r}")
-        if symmetries != 1 and player is None:
-            raise ValueError(f"mcts option symmetries={symmetries!r} averages a network's answers over the board's "
-                             "symmetries: it needs network=")
-        if group_weight and player is not None and not _greedy(player.game):
-            raise _no_group_balance(player.game.name)
-        if group_weight and policy_value_fn is None:
-            raise ValueError(f"mcts option group_weight={group_weight} blends a value function's values with the "
-                             "group balance: it needs network= or policy_value_fn=")
-        if batch > 1 and policy_value_fn is None:
-            raise ValueError(f"mcts option batch={batch} needs a value function (network= or policy_value_fn=): "
-                             "searches with rollouts evaluate one leaf at a time (batch=1)")
+        options = _check_search_options(rollout, prior, policy_value_fn, simulations, c, batch, fpu_reduction,
+                                        group_weight, time_budget, epsilon, prior_temp, reuse_tree)
+        player = _network_player(network, policy_value_fn, symmetries, options["group_weight"], options["batch"])
         super().__init__(seed=seed, geometry=geometry)
-        if player is not None:
-            if self.game is not None and self.game is not player.game:
-                raise ValueError(f"mcts: the network {str(network)!r} plays {player.game.label}, "
-                                 f"but geometry= says {self.game.label}")
-            self.game = player.game
         self.network = None if network is None else str(network)
         """The pretrained name or checkpoint path of the network guiding the search, or None."""
-        self._sha256 = None if player is None else player.network_sha256
-        self.simulations = simulations
-        self.c = c
-        self._c = c if c is not None else (C_ROLLOUT if policy_value_fn is None else C_VALUE)
-        self.batch = batch
-        self.fpu_reduction = fpu_reduction
-        self.group_weight = group_weight
-        self._group_weight = 0.0  # group_weight resolved for the game searched (_resolve)
-        self.symmetries = 1 if player is None else player.symmetries
-        self._policy_values = None if player is None else player.policy_values
-        self.time_budget = time_budget
-        self.rollout = rollout
-        self.epsilon = epsilon
-        self.prior = prior
-        self.prior_temp = prior_temp
+        self._player = player  # the network's PPOAgent, or None
+        if player is not None:
+            self.game = _network_board(player, self.game, self.network)
+            policy_value_fn = player.policy_value
+        for name, value in options.items():  # simulations, c, batch, time_budget, rollout, prior, ...
+            setattr(self, name, value)
         self.policy_value_fn = policy_value_fn
-        self.reuse_tree = reuse_tree
-        self._rng_state = new_rng_state(self.rng)
-        self._root: Node | None = None
+        self.symmetries = 1 if player is None else player.symmetries
         self.compiled = check_bool("mcts option compiled", compiled)
+        self._sha256 = None if player is None else player.network_sha256
+        self._c = self.c if self.c is not None else (C_ROLLOUT if policy_value_fn is None else C_VALUE)
+        self._group_weight = 0.0  # group_weight resolved for the game searched (_resolve)
+        self._policy_values = None if player is None else player.policy_values
+        self._rng_state = new_rng_state(self.rng)
+        self._root: Node | None = None  # the Python tree's root, once searched
         # network= with compiled: the compiled search (agents.search) evaluates with the network
-        self._player = player if self.compiled else None
-        self._compiled: BatchedSearch | None = None
-        self._searched: Game | None = None  # the game the compiled tree holds, once searched
+        self._backend = None if player is None or not self.compiled else CompiledNetworkSearch(
+            player, self._c, self.fpu_reduction, self.batch)
         self.last_simulations = 0
         """Simulations run by the last call to :meth:`act`."""
 
     # ------------------------------------------------------------ bookkeeping
+    def _drop_trees(self) -> None:
+        self._root = None
+        if self._backend is not None:
+            self._backend.drop_tree()
+
     def reset(self, seed: int | None = None) -> None:
         """Drop the search tree; reseed when ``seed`` is given."""
         super().reset(seed)
         if seed is not None:
             self._rng_state = new_rng_state(self.rng)
-        self._root = None
-        self._searched = None
+        self._drop_trees()
 
     def get_state(self) -> dict[str, Any]:
         """The random generators (see :meth:`Agent.get_state`).
@@ -301,8 +350,7 @@ class MCTSAgent(PythonTreeSearch, Agent):
             raise ValueError(f"bad saved state for agent {self.label}: {err!r}") from err
         super().set_state(state)  # the last check: nothing is assigned before every part is read
         self._rng_state = rng_state
-        self._root = None
-        self._searched = None
+        self._drop_trees()
 
     @property
     def options(self) -> dict[str, Any]:
@@ -333,7 +381,12 @@ class MCTSAgent(PythonTreeSearch, Agent):
         return self._sha256
 
     def cannot_play(self, game: Any) -> str | None:
-        """Greedy rollouts and priors, and the group balance, exist for Xodd and Yodd only."""
+        """Greedy rollouts and priors, and the group balance, exist for Xodd and Yodd only; a
+        size-general network plays every size of its own game only."""
+        if self.game is None and self._player is not None:
+            reason = self._player.cannot_play(game)
+            if reason is not None:
+                return reason
         if _greedy(game):
             return None
         if "greedy" in (self.rollout, self.prior):
@@ -344,105 +397,34 @@ class MCTSAgent(PythonTreeSearch, Agent):
         return None
 
     # ------------------------------------------------------------ search
-    def _resolve(self, state: Position) -> None:
-        """Fix "auto" choices for the game of ``state``; refuse greedy parts outside Xodd/Yodd."""
-        odd = _greedy(state.game)
-        self._rollout = ("greedy" if odd else "random") if self.rollout == "auto" else self.rollout
-        self._prior = ("greedy" if odd else None) if self.prior == "auto" else self.prior
-        if not odd and self.group_weight:
-            raise _no_group_balance(getattr(state, "game_name", type(state).__name__))
-        if self.group_weight is not None:
-            self._group_weight = self.group_weight
-        else:
-            self._group_weight = GROUP_WEIGHT if odd and self.policy_value_fn is not None else 0.0
-        if not odd and "greedy" in (self._rollout, self._prior):
-            raise ValueError(f"mcts: greedy rollouts and priors exist only for Xodd and Yodd, not "
-                             f"{getattr(state, 'game_name', type(state).__name__)}: use rollout=random, prior=none "
-                             "(the defaults, rollout=auto and prior=auto, choose them)")
-
     def act(self, state: Position) -> int:
         """Search from ``state`` and return the most visited action."""
         check_position(self.name, state)
-        if self.network is not None and state.game is not self.game:
-            raise ValueError(f"mcts: the network {self.network!r} plays {self.game.label}, "
-                             f"not {state.game.label}")
-        self._resolve(state)
+        if self.network is not None:
+            _check_network_plays(self._player, self.game, self.network, state.game)
+        self._rollout, self._prior, self._group_weight = _resolve(self.rollout, self.prior, self.group_weight,
+                                                                  self.policy_value_fn is not None, state)
         heuristics = state.game.heuristics
         shortcut = None if heuristics is None else heuristics.decided_action(state)
         if shortcut is not None:  # e.g. Xodd/Yodd's winning pass, whatever guides the search
             self._root = None
             self.last_simulations = 0
             return shortcut
-        if self._player is not None:
-            return self._act_compiled(state)
-        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
-        root = self._find_root(state)
-        try:
-            self.last_simulations = self._search(root, deadline) if len(root.actions) > 1 else 0
-        except BaseException:
-            # A search stopped midway (a bad policy_value_fn, Ctrl-C) leaves leaves waiting for their
-            # evaluation in the tree: it is dropped, or every later search would stop at them.
-            self._root = None
-            raise
-        i = self._best_edge(root)
-        action = int(root.actions[i])
-        self._root = root  # kept for root_visits(); searched from again only with reuse_tree
+        if self._backend is None:  # rollouts, policy_value_fn, or network= with compiled=False
+            return self._act_tree(state)
+        self._root = None
+        self._backend.group_weight = self._group_weight
+        action, self.last_simulations = self._backend.act(state, self.simulations, self.time_budget,
+                                                          self.reuse_tree, self.rng)
         return action
 
     def root_visits(self) -> dict[int, int]:
         """Visit counts of the root's actions after the last search (for inspection)."""
-        if self._player is not None:
-            return {} if self._searched is None else self._compiled.root_visits(0)
-        if self._root is None:
-            return {}
-        return {int(a): int(v) for a, v in zip(self._root.actions, self._root.visits)}
+        if self._backend is not None:
+            return self._backend.root_visits()
+        return self._tree_root_visits()
 
-    # ------------------------------------------------------------ network= : the compiled search
-    def _act_compiled(self, state: Position) -> int:
-        """Search ``state`` with the compiled batched search (one tree), the network as its evaluator."""
-        if self._compiled is None:
-            config = SearchConfig(c_puct=2.0 * self._c, fpu_reduction=2.0 * self.fpu_reduction, leaves=self.batch)
-            self._compiled = BatchedSearch(state.game, 1, self._evaluate_planes, config)
-            self._compiled.compile()  # numba compiles on first use: before the time budget starts
-            self._searched = None
-        search = self._compiled
-        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
-        if self.reuse_tree and self._searched is not None:
-            search.reuse(0, state, REUSE_DEPTH)
-        else:
-            search.set_root(0, state)
-        self._searched = None  # until the search has finished (a search stopped midway leaves pending leaves)
-        try:
-            multiple = len(state.legal_actions()) > 1
-            self.last_simulations = int(search.run(self.simulations, deadline)[0]) if multiple else 0
-        finally:
-            self._root = None
-        self._searched = state.game
-        if not multiple:
-            return int(state.legal_actions()[0])
-        edges = search.root_edges(0)
-        v = edges["visits"]
-        best = np.flatnonzero(v == v.max())
-        if len(best) > 1:
-            q = edges["q"][best]
-            best = best[q == q.max()]
-        i = int(best[self.rng.integers(len(best))]) if len(best) > 1 else int(best[0])
-        return int(edges["actions"][i])
-
-    def _evaluate_planes(self, planes: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The compiled search's evaluator: the network's masked policy (as log-probabilities) and value,
-        blended with the group balance by ``group_weight`` (of the leaves' positions, from the search)."""
-        probs, values = self._player.evaluate_planes(planes, masks, self._compiled.game)
-        w = self._group_weight
-        if w:
-            rules, heuristics = self._compiled.rules, self._compiled.game.heuristics
-            for k, data in enumerate(self._compiled.leaf_states()):
-                balance = heuristics.balance(rules.decode(data))
-                values[k] = (1.0 - w) * values[k] + w * math.tanh(balance / GROUP_SCALE)
-        with np.errstate(divide="ignore"):
-            return np.log(probs), values
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = self.__dict__.copy()
-        state["_compiled"], state["_searched"] = None, None  # compiled rules do not pickle: rebuilt on use
-        return state
+    @property
+    def _compiled(self) -> Any:
+        """The compiled search (:class:`agents.search.BatchedSearch`) of the board last searched, or None."""
+        return None if self._backend is None else self._backend.active

@@ -78,6 +78,29 @@ class PythonTreeSearch:
     """The tree search over :class:`Node` objects (mixed into :class:`agents.players.mcts.MCTSAgent`,
     whose options and random generators it reads)."""
 
+    def _act_tree(self, state: Position) -> int:
+        """Search ``state`` in the Python tree (reused from the last search where it holds ``state``);
+        return the most visited action."""
+        deadline = None if self.time_budget is None else time.perf_counter() + self.time_budget
+        root = self._find_root(state)
+        try:
+            self.last_simulations = self._search(root, deadline) if len(root.actions) > 1 else 0
+        except BaseException:
+            # A search stopped midway (a bad policy_value_fn, Ctrl-C) leaves leaves waiting for their
+            # evaluation in the tree: it is dropped, or every later search would stop at them.
+            self._root = None
+            raise
+        i = self._best_edge(root)
+        action = int(root.actions[i])
+        self._root = root  # kept for root_visits(); searched from again only with reuse_tree
+        return action
+
+    def _tree_root_visits(self) -> dict[int, int]:
+        """Visit counts of the root's actions after the last search."""
+        if self._root is None:
+            return {}
+        return {int(a): int(v) for a, v in zip(self._root.actions, self._root.visits)}
+
     def _find_root(self, state: Position) -> Node:
         if self._root is not None and self.reuse_tree:
             key = state.key()

@@ -106,6 +106,11 @@ class PPOAgent(Agent):
         self._views_of: dict[Any, list[Any]] = {}
         self.set_symmetries(symmetries)
 
+    @property
+    def reference_game(self) -> Any:
+        """The board the network was made for: its game (a size-general network plays every size of it)."""
+        return self._reference
+
     def cannot_play(self, game: Any) -> str | None:
         """Why the network cannot play ``game``: another game or variant (a size-general network plays
         every board size of its own game; a per-size one only its board, which :func:`check_board` checks)."""
