@@ -39,17 +39,15 @@ import numpy as np
 import torch
 
 from odd_env import symmetries as board_symmetries
-from odd_env._files import lock_dir, unlock_dir
 
 from . import checkpoint as ckpt_io
 from .az_args import AZ_COMMAND, Args, game_of, validate_args
 from .az_selfplay import AZSelfPlay
 from .evaluation import evaluate
 from .network import NetConfig, PolicyValueNet, check_device, masked_logits
-from .ppo import build_agents, eval_opponents, init_weights, main as ppo_main
-from .ppo_args import _resume_conflicts, parse_milestones, saved_args
+from .ppo import build_agents, drive, eval_opponents, init_weights, main as ppo_main
+from .ppo_args import _resume_conflicts, saved_args
 from .replay import ReplayBuffer
-from .run_log import Progress, RunLog, stop_reason
 from .run_state import all_rng, set_rng
 
 PROFILE = ("search", "inference", "selfplay_other", "update")
@@ -249,41 +247,16 @@ class AZTrainer:
 
 # ============================================================== the run
 def run(trainer: AZTrainer) -> AZTrainer:
-    """Train until the step or time limit, logging, evaluating and checkpointing; returns the trainer.
-    Ends with the line saying which limit stopped the run, and the profile."""
-    args = trainer.args
-    run_dir = Path(args.run_dir)
-    last = run_dir / "last.pt"
-    lock_dir(run_dir, "--run-dir")  # (taken by prepare_run already; a no-op then)
-    log = RunLog(run_dir, args.tensorboard, trainer.global_step if args.resume else None)
-    bar = Progress(args, trainer) if args.progress else None
-    latest_eval: dict[str, float] = {}
-    milestones = [m for m in parse_milestones(args.milestones) if 60 * m > trainer.train_seconds]
-    try:
-        while stop_reason(args, trainer) is None:
-            metrics = trainer.iteration()
-            done = stop_reason(args, trainer) is not None
-            if (args.eval_every and trainer.update % args.eval_every == 0) or done:
-                latest_eval = trainer.evaluate()
-                metrics.update(latest_eval)
-            log.log(trainer.global_step, metrics)
-            if trainer.update % args.checkpoint_every == 0 or done:
-                trainer.save(last)
-            while milestones and trainer.train_seconds >= 60 * milestones[0]:
-                trainer.save(run_dir / f"at-{milestones.pop(0):g}min.pt")
-            if bar is not None:
-                bar.show({k.split("/")[-1]: f"{v:.2f}" for k, v in latest_eval.items()}
-                         | {"vloss": f"{metrics['value_loss']:.3f}"})
-    finally:
-        if bar is not None:
-            bar.close()
-        log.close()
-        unlock_dir(run_dir)
+    """Train until the step or time limit, logging, evaluating and checkpointing (the PPO trainer's loop,
+    :func:`agents.train.ppo.drive`); returns the trainer. Ends with the line saying which limit stopped the
+    run, and the profile."""
+    def update() -> tuple[dict[str, float], dict[str, str]]:
+        metrics = trainer.iteration()
+        return metrics, {"vloss": f"{metrics['value_loss']:.3f}"}
+
+    drive(trainer, update, "moves")
     profile = ", ".join(f"{part} {s:.2f}" for part, s in trainer.profile().items())
-    print(f"stopped at the {stop_reason(args, trainer)}: {trainer.global_step:,} moves "
-          f"(--total-steps {args.total_steps}), {trainer.train_seconds / 60:.2f} training minutes "
-          f"(--total-minutes {args.total_minutes:g}); checkpoint: {last}\n"
-          f"profile, seconds per 1,000 self-play moves: {profile}")
+    print(f"profile, seconds per 1,000 self-play moves: {profile}")
     return trainer
 
 

@@ -87,7 +87,7 @@ import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
@@ -420,12 +420,29 @@ def _prepare_locked(args: Any, run_dir: Path, last: Path, command: Command, trai
     return trainer
 
 
-def run(trainer: Trainer) -> Trainer:
-    """Train until the step or time limit, logging and checkpointing; returns the trainer.
+def log_and_save(trainer: Any, metrics: dict[str, float], log: RunLog, milestones: list[float],
+                 latest_eval: dict[str, float]) -> dict[str, float]:
+    """After an update: evaluate when due (``eval_every``, and at the end), log the metrics, save ``last.pt``
+    when due (``checkpoint_every``, and at the end) and the milestones reached; returns the latest evaluation."""
+    args = trainer.args
+    run_dir = Path(args.run_dir)
+    done = stop_reason(args, trainer) is not None
+    if (args.eval_every and trainer.update % args.eval_every == 0) or done:
+        latest_eval = trainer.evaluate()
+        metrics.update(latest_eval)
+    log.log(trainer.global_step, metrics)
+    if trainer.update % args.checkpoint_every == 0 or done:
+        trainer.save(run_dir / "last.pt")
+    while milestones and trainer.train_seconds >= 60 * milestones[0]:
+        trainer.save(run_dir / f"at-{milestones.pop(0):g}min.pt")
+    return latest_eval
 
-    Ends with one line saying which limit stopped the run, the step count and
-    the checkpoint's path.
-    """
+
+def drive(trainer: Any, update: Callable[[], tuple[dict[str, float], dict[str, str]]], steps: str = "steps") -> Any:
+    """A trainer's run loop: ``update()`` (one update; returns its metrics and the progress bar's own fields)
+    until the step or time limit, each followed by :func:`log_and_save`, with the progress bar; returns the
+    trainer. Ends with one line saying which limit stopped the run, the ``steps`` count and the checkpoint's
+    path."""
     args = trainer.args
     run_dir = Path(args.run_dir)
     last = run_dir / "last.pt"
@@ -436,41 +453,48 @@ def run(trainer: Trainer) -> Trainer:
     milestones = [m for m in parse_milestones(args.milestones) if 60 * m > trainer.train_seconds]
     try:
         while stop_reason(args, trainer) is None:
-            t0 = time.perf_counter()
-            # The clock is checked inside the rollout and the update too: on a busy machine one update
-            # can take minutes, which --total-minutes would otherwise overshoot.
-            deadline = t0 + 60 * args.total_minutes - trainer.train_seconds if args.total_minutes else None
-            batch = trainer.collect(deadline)
-            t1 = time.perf_counter()
-            metrics = trainer.learn(batch, deadline)
-            t2 = time.perf_counter()
-            trainer.train_seconds += t2 - t0
-            if trainer.update % args.snapshot_every == 0:
-                trainer.pool.add(trainer.net)
-            metrics.update({k: v for k, v in batch.items() if k.startswith("win_rate_vs_")})  # (per size too)
-            metrics.update(rollout_seconds=t1 - t0, update_seconds=t2 - t1, steps_per_second=batch["steps"] / (t2 - t0),
-                           train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
-            done = stop_reason(args, trainer) is not None
-            if (args.eval_every and trainer.update % args.eval_every == 0) or done:
-                latest_eval = trainer.evaluate()
-                metrics.update(latest_eval)
-            log.log(trainer.global_step, metrics)
-            if trainer.update % args.checkpoint_every == 0 or done:
-                trainer.save(last)
-            while milestones and trainer.train_seconds >= 60 * milestones[0]:
-                trainer.save(run_dir / f"at-{milestones.pop(0):g}min.pt")
+            metrics, postfix = update()
+            latest_eval = log_and_save(trainer, metrics, log, milestones, latest_eval)
             if bar is not None:
-                bar.show({k.split("/")[-1]: f"{v:.2f}" for k, v in latest_eval.items()}
-                         | {"ent": f"{metrics['entropy']:.2f}"})
+                bar.show({k.split("/")[-1]: f"{v:.2f}" for k, v in latest_eval.items()} | postfix)
     finally:
         if bar is not None:
             bar.close()
         log.close()
         unlock_dir(run_dir)
-    print(f"stopped at the {stop_reason(args, trainer)}: {trainer.global_step:,} steps "
+    print(f"stopped at the {stop_reason(args, trainer)}: {trainer.global_step:,} {steps} "
           f"(--total-steps {args.total_steps}), {trainer.train_seconds / 60:.2f} training minutes "
           f"(--total-minutes {args.total_minutes:g}); checkpoint: {last}")
     return trainer
+
+
+def _update(trainer: Trainer) -> tuple[dict[str, float], dict[str, str]]:
+    """One PPO update: a rollout, then the update; its metrics and the progress bar's entropy."""
+    args = trainer.args
+    t0 = time.perf_counter()
+    # The clock is checked inside the rollout and the update too: on a busy machine one update
+    # can take minutes, which --total-minutes would otherwise overshoot.
+    deadline = t0 + 60 * args.total_minutes - trainer.train_seconds if args.total_minutes else None
+    batch = trainer.collect(deadline)
+    t1 = time.perf_counter()
+    metrics = trainer.learn(batch, deadline)
+    t2 = time.perf_counter()
+    trainer.train_seconds += t2 - t0
+    if trainer.update % args.snapshot_every == 0:
+        trainer.pool.add(trainer.net)
+    metrics.update({k: v for k, v in batch.items() if k.startswith("win_rate_vs_")})  # (per size too)
+    metrics.update(rollout_seconds=t1 - t0, update_seconds=t2 - t1, steps_per_second=batch["steps"] / (t2 - t0),
+                   train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
+    return metrics, {"ent": f"{metrics['entropy']:.2f}"}
+
+
+def run(trainer: Trainer) -> Trainer:
+    """Train until the step or time limit, logging and checkpointing; returns the trainer.
+
+    Ends with one line saying which limit stopped the run, the step count and
+    the checkpoint's path.
+    """
+    return drive(trainer, lambda: _update(trainer))
 
 
 def train(args: Args) -> Trainer:

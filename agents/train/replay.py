@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 import torch
 
-from odd_env.symmetry import Symmetry, map_batch
+from odd_env import map_batch
 
 FIELDS = ("planes", "mask", "policy", "value")
 """The arrays of a buffer, in the order :meth:`ReplayBuffer.add` takes them."""
@@ -60,7 +60,7 @@ class ReplayBuffer:
         self.added += n
 
     def sample(self, n: int, rng: np.random.Generator,
-               group: Sequence[Symmetry] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+               group: Sequence[Any] | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """``n`` positions drawn uniformly (with replacement) with ``rng``: (planes, mask, policy, value).
         With ``group`` (:func:`odd_env.symmetries`), each is mapped by a symmetry of it drawn with ``rng``."""
         if self.size == 0:
