@@ -99,6 +99,7 @@ class AZTrainer:
         self.selfplay = AZSelfPlay(args, self.game, int(self.np_rng.integers(2**63 - 1)))
         self.buffer = ReplayBuffer(args.buffer_size, self.game.observation_shape, self.config.num_actions)
         self.group = board_symmetries(self.game) if args.augment else None
+        self._compiled = False
         self.global_step = 0
         """Self-play moves played."""
         self.update = 0
@@ -113,6 +114,10 @@ class AZTrainer:
     def iteration(self) -> dict[str, float]:
         """Self-play then learning (see the module docstring); returns the iteration's metrics."""
         a, c = self.args, self.counters
+        if not self._compiled:  # (numba's compilation, once per process, stays out of the profile and the clock)
+            self.net.eval()
+            self.selfplay.compile(self.net, self.device, a.threads)
+            self._compiled = True
         stats = self.selfplay.search.stats
         before = (stats["search_s"], stats["evaluate_s"])
         t0 = time.perf_counter()

@@ -105,6 +105,15 @@ class AZSelfPlay:
                    for k in ("planes", "mask", "policy", "value")}
         return {**samples, **info}
 
+    def compile(self, net: PolicyValueNet, device: torch.device, threads: int) -> None:
+        """Compile the search for this game now (numba, once per process: tens of seconds), outside any
+        measured time; it draws no random number, and :meth:`play` rebuilds the trees afterwards."""
+        self._network = NetworkEvaluator(net, device, threads)
+        try:
+            self.search.compile()
+        finally:
+            self._network = None
+
     def _evaluate(self, planes: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The search's evaluator: the network of the current :meth:`play`."""
         if self._network is None:
