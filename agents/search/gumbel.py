@@ -72,8 +72,9 @@ class GumbelRoots:
         """sigma(completed q) per root edge: ``q``/``visits`` from the tree (for the root's player),
         ``root_value`` the network's value of each root for its player."""
         visited = visits > 0
-        prior = np.exp(self.logits - self.logits.max(1, keepdims=True))
-        prior /= prior.sum(1, keepdims=True)
+        top = np.where(self.legal.any(1, keepdims=True), self.logits.max(1, keepdims=True), 0.0)  # (a root not
+        prior = np.exp(self.logits - top)                                                      # searched: none)
+        prior /= np.maximum(prior.sum(1, keepdims=True), 1e-30)
         total = visits.sum(1)
         mass = np.where(visited, prior, 0.0).sum(1)
         weighted = np.where(visited, prior * np.where(visited, q, 0.0), 0.0).sum(1) / np.maximum(mass, 1e-12)
