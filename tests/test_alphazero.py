@@ -218,3 +218,21 @@ def test_init_from_takes_the_source_architecture(tmp_path):
     assert (trainer.config.channels, trainer.config.blocks) == (32, 3) and trainer.init_sha256
     with pytest.raises(ValueError, match="plays yodd"):
         AZTrainer(tiny(tmp_path / "run", board_size=7, init_from="yodd6"))
+
+
+def test_documented_commands_parse():
+    """The commands of docs/alphazero.md pass the trainer's checks (--help aside)."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from agents.train.az_args import AZ_COMMAND
+    from agents.train.ppo_args import parse_args
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "alphazero.md").read_text(encoding="utf-8")
+    commands = re.findall(r"python -m agents\.alphazero(?: +[^\s`|]+)+", text.replace("\\\n", " "))
+    runs = [c for c in commands if "--help" not in c]
+    assert len(runs) >= 3 and any("--game yinsh" in c for c in runs), commands
+    for command in runs:
+        args = parse_args(shlex.split(command)[3:], AZ_COMMAND)
+        validate_args(args)
