@@ -417,6 +417,15 @@ class BatchedSearch:
         out[rows, actions[rows, cols]] = policy[rows, cols]
         return out
 
+    def get_rng_state(self) -> dict[str, Any]:
+        """The state of the search's random generators (root noise, rollouts), for :meth:`set_rng_state`."""
+        return {"noise": self.rng.bit_generator.state, "rollouts": int(self._rng_state[0])}
+
+    def set_rng_state(self, state: dict[str, Any]) -> None:
+        """Restore what :meth:`get_rng_state` returned (a resumed self-play run draws as the uninterrupted one)."""
+        self.rng.bit_generator.state = state["noise"]
+        self._rng_state[0] = np.uint64(state["rollouts"])
+
     def info(self) -> dict[str, Any]:
         """Sizes and totals: nodes in use per tree, capacities, :attr:`stats`."""
         t = self.tree

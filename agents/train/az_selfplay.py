@@ -138,9 +138,9 @@ class AZSelfPlay:
         out = {k: [self.pending[k][i] for i in mine] for k in ("planes", "mask", "policy", "player")}
         keep = [i for i, g in enumerate(self.pending["game"]) if g != b]
         self.pending = {k: [v[i] for i in keep] for k, v in self.pending.items()}
-        value = np.array([returns[int(p)] for p in out["player"]], np.float32)
         if not mine:
             return {k: self._empty(k) for k in ("planes", "mask", "policy", "value")}
+        value = np.array([returns[int(p)] for p in out["player"]], np.float32)
         return {"planes": np.stack(out["planes"]), "mask": np.stack(out["mask"]), "policy": np.stack(out["policy"]),
                 "value": value}
 
@@ -158,8 +158,7 @@ class AZSelfPlay:
         not saved: each :meth:`play` rebuilds them)."""
         pending = {k: torch.from_numpy(np.stack(v) if v else self._empty(k)) for k, v in self.pending.items()}
         return {"states": torch.from_numpy(self.states.copy()), "moves": torch.from_numpy(self.moves.copy()),
-                "pending": pending, "search_rng": self.search.rng.bit_generator.state,
-                "search_rollout_rng": torch.from_numpy(self.search._rng_state.view(np.int64).copy())}
+                "pending": pending, "search_rng": self.search.get_rng_state()}
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore what :meth:`state_dict` returned (ValueError if it does not fit these games)."""
@@ -177,5 +176,4 @@ class AZSelfPlay:
         self.states[:] = states
         self.moves[:] = moves
         self.pending = {k: list(v) for k, v in pending.items()}
-        self.search.rng.bit_generator.state = state["search_rng"]
-        self.search._rng_state[:] = state["search_rollout_rng"].numpy().view(np.uint64)
+        self.search.set_rng_state(state["search_rng"])
