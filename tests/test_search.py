@@ -512,6 +512,14 @@ def test_one_simulation_budget_per_tree_and_the_seeded_state(tictactoe, gumbel):
     search.set_rng_state(saved)
     again, policy_again = searched(search)
     assert again.tolist() == [6, 0, 3] and np.array_equal(policy, policy_again)
+    quiet = []  # one noise flag per tree: a tree without noise searches as a noiseless search does
+    for noise in (np.array([True, False, True]), False):
+        search.set_roots([state] * 3)
+        search.run(np.array([6, 6, 6]), noise=noise)
+        quiet.append(search.improved_policy()[1] if gumbel else search.visit_policy()[1])
+    assert np.array_equal(quiet[0], quiet[1])
+    with pytest.raises(ValueError, match="one flag per tree"):
+        search.run(3, noise=[True, False])
     with pytest.raises(ValueError, match="one count per tree"):
         search.run(np.array([1, 2]))
     with pytest.raises(ValueError, match="one count per tree"):

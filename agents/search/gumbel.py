@@ -129,10 +129,11 @@ def root_arrays(tree: Any) -> dict[str, np.ndarray]:
             "value": value, "index": index}
 
 
-def run_gumbel(search: Any, simulations: np.ndarray, deadline: float | None, noise: bool,
+def run_gumbel(search: Any, simulations: np.ndarray, deadline: float | None, noise: np.ndarray,
                wanted: np.ndarray) -> np.ndarray:
     """:meth:`agents.search.BatchedSearch.run` with Gumbel root selection and sequential halving (one walk
-    per tree per wave) for the ``wanted`` trees, ``simulations[b]`` each; leaves the search's Gumbel choice
+    per tree per wave) for the ``wanted`` trees, ``simulations[b]`` each, with Gumbel noise where
+    ``noise[b]``; leaves the search's Gumbel choice
     (the action played, the improved policy, the root actions) for ``best_action`` and ``improved_policy``.
     Returns int64[B]: the simulations each tree ran."""
     B = search.num_trees
@@ -141,7 +142,7 @@ def run_gumbel(search: Any, simulations: np.ndarray, deadline: float | None, noi
     K = legal.shape[1]
     with np.errstate(divide="ignore"):
         logits = np.log(roots["prior"])
-    noise_draw = search.rng.gumbel(size=legal.shape) if noise else np.zeros(legal.shape)
+    noise_draw = search.rng.gumbel(size=legal.shape) * noise[:, None] if noise.any() else np.zeros(legal.shape)
     gumbel = GumbelRoots(logits, legal, noise_draw, search.config.gumbel, simulations)
     done = np.zeros(B, np.int64)
     while True:

@@ -301,7 +301,7 @@ class BatchedSearch:
             raise ValueError("the evaluator's logits hold NaN or +inf (-inf is an action it rules out)")
         return logits, values
 
-    def _prepare_roots(self, noise: bool, live: np.ndarray) -> None:
+    def _prepare_roots(self, noise: np.ndarray, live: np.ndarray) -> None:
         """Expand the roots of the ``live`` trees that are not yet (one evaluation each, not counted as a
         simulation) and set the priors the root's choices use: its own, mixed with Dirichlet noise when ``noise``."""
         t = self.tree
@@ -309,11 +309,11 @@ class BatchedSearch:
         if fresh.any():
             self._wave(fresh.astype(np.int32), 1)
         t = self.tree
-        fraction = self.config.noise_fraction if noise and not self.config.gumbel else 0.0
+        fraction = self.config.noise_fraction if not self.config.gumbel else 0.0
         for b in np.flatnonzero(live):
             first, count = t.first_edge[b, 0], t.num_edges[b, 0]
             prior = t.prior[b, first:first + count]
-            if fraction > 0.0 and count > 1:
+            if fraction > 0.0 and count > 1 and noise[b]:
                 eta = self.rng.dirichlet(np.full(count, self.config.dirichlet_alpha))
                 prior = (1.0 - fraction) * prior + fraction * eta
             t.root_prior[b, :count] = prior
@@ -330,13 +330,24 @@ class BatchedSearch:
                              f"got {simulations!r}")
         return counts.astype(np.int64)
 
-    def run(self, simulations: int | Sequence[int] | np.ndarray, deadline: float | None = None, noise: bool = False,
+    def _noise(self, noise: bool | Sequence[bool] | np.ndarray) -> np.ndarray:
+        """bool[B]: ``noise`` (one flag, or one per tree) checked."""
+        flags = np.asarray(noise)
+        if flags.ndim == 0:
+            return np.full(self.num_trees, bool(flags))
+        if flags.shape != (self.num_trees,) or flags.dtype.kind not in "biu":
+            raise ValueError(f"search noise must be a flag or one flag per tree ({self.num_trees}), got {noise!r}")
+        return flags.astype(bool)
+
+    def run(self, simulations: int | Sequence[int] | np.ndarray, deadline: float | None = None,
+            noise: bool | Sequence[bool] | np.ndarray = False,
             trees: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """Search every tree (or those of ``trees``) for ``simulations`` more simulations, or until
         ``time.perf_counter()`` passes ``deadline`` (checked after each wave: at least one wave runs);
         ``simulations`` may also be one count per tree (0: that tree is not searched), so that trees with
         different budgets share every wave's evaluator call. ``noise`` mixes Dirichlet noise into the
-        roots' priors (``config.noise_fraction``), or draws the Gumbel noise with ``config.gumbel``.
+        roots' priors (``config.noise_fraction``), or draws the Gumbel noise with ``config.gumbel``; it may
+        also be one flag per tree (self-play's fast searches go without).
         Returns int64[B]: the simulations each tree ran. Trees whose game is over are skipped."""
         simulations = self._simulations(simulations)
         if deadline is not None:
@@ -348,9 +359,10 @@ class BatchedSearch:
             wanted[[self._check_tree(int(b)) for b in trees]] = True
         t = self.tree
         wanted &= (t.num_nodes > 0) & (t.terminal[:, 0] == 0) & (simulations > 0)
-        self._prepare_roots(bool(noise), wanted)
+        noise = self._noise(noise)
+        self._prepare_roots(noise, wanted)
         if self.config.gumbel:
-            return run_gumbel(self, simulations, deadline, bool(noise), wanted)
+            return run_gumbel(self, simulations, deadline, noise, wanted)
         self._gumbel = None
         done = np.zeros(self.num_trees, np.int64)
         while True:

@@ -8,8 +8,8 @@ Each move of every game:
   search of ``simulations`` and its position is recorded as a training sample, else a fast search
   of ``fast_simulations`` that only chooses the move; full and fast trees share the same waves
   (:meth:`~agents.search.BatchedSearch.run` takes one budget per tree);
-* root noise: Gumbel noise (``--policy-target gumbel``: a Gumbel root search) or Dirichlet noise
-  (``visits``: a PUCT search);
+* root noise, in full searches only (a fast search plays its best, as KataGo's do): Gumbel noise
+  (``--policy-target gumbel``: a Gumbel root search) or Dirichlet noise (``visits``: a PUCT search);
 * the policy target: the improved policy ``softmax(logits + sigma(completed q))`` (gumbel) or the
   root's visit shares (visits);
 * the move: sampled from the policy target for a game's first ``temperature_moves`` moves, then the
@@ -74,7 +74,7 @@ class AZSelfPlay:
         info = {"moves": 0, "recorded": 0, "games": 0, "first_player_wins": 0.0, "game_length": 0.0}
         for _ in range(moves):
             full = rng.random(a.num_games) < a.full_search_prob
-            search.run(np.where(full, a.simulations, a.fast_simulations), noise=True)
+            search.run(np.where(full, a.simulations, a.fast_simulations), noise=full)
             target = search.improved_policy() if self.config.gumbel else search.visit_policy()
             for b in range(a.num_games):
                 s = self.states[b]
