@@ -488,3 +488,39 @@ def test_gumbel_noise_is_seeded_and_needs_one_leaf(tictactoe):
     player = agents.load("az:gumbel=16,simulations=24,rollouts=0", seed=0)
     assert "gumbel=16" in player.label and player.config.leaves == 1
     assert player.act(board("X X . / O O . / . . .")) == 2
+
+
+@pytest.mark.parametrize("gumbel", [0, 4])
+def test_one_simulation_budget_per_tree_and_the_seeded_state(tictactoe, gumbel):
+    """run() takes a budget per tree (0: not searched); the targets of all trees come at once; the random
+    state round-trips (get_rng_state / set_rng_state), so the same noise is drawn again."""
+    state = tictactoe.new_state()
+
+    def searched(search):
+        search.set_roots([state] * 3)
+        ran = search.run(np.array([6, 0, 3]), noise=True)
+        return ran, search.improved_policy() if gumbel else search.visit_policy()
+
+    search = BatchedSearch(tictactoe, 3, FixedNet(tictactoe, 0), SearchConfig(gumbel=gumbel, noise_fraction=0.25),
+                           seed=5)
+    saved = search.get_rng_state()
+    ran, policy = searched(search)
+    assert ran.tolist() == [6, 0, 3]
+    assert np.allclose(policy[[0, 2]].sum(1), 1.0) and not policy[1].any()
+    if not gumbel:  # visit shares of 6 and of 3 simulations
+        assert np.allclose(policy[0] * 6, np.round(policy[0] * 6)) and np.allclose(policy[2] * 3, np.round(policy[2] * 3))
+    search.set_rng_state(saved)
+    again, policy_again = searched(search)
+    assert again.tolist() == [6, 0, 3] and np.array_equal(policy, policy_again)
+    quiet = []  # one noise flag per tree: a tree without noise searches as a noiseless search does
+    for noise in (np.array([True, False, True]), False):
+        search.set_roots([state] * 3)
+        search.run(np.array([6, 6, 6]), noise=noise)
+        quiet.append(search.improved_policy()[1] if gumbel else search.visit_policy()[1])
+    assert np.array_equal(quiet[0], quiet[1])
+    with pytest.raises(ValueError, match="one flag per tree"):
+        search.run(3, noise=[True, False])
+    with pytest.raises(ValueError, match="one count per tree"):
+        search.run(np.array([1, 2]))
+    with pytest.raises(ValueError, match="one count per tree"):
+        search.run(np.zeros(3, np.int64))

@@ -10,12 +10,15 @@ normalised q by ``(c_visit + max visits) * c_scale``. Below the root the search 
 
 Everything here is numpy over the roots of all trees at once, once per wave: the compiled walk
 only takes the root edge it is given (:func:`agents.search.kernels.select_leaves`).
+:func:`run_gumbel` is :meth:`agents.search.BatchedSearch.run` with ``SearchConfig(gumbel=...)``.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -50,23 +53,28 @@ class GumbelRoots:
     """The Gumbel state of every root during one search: noise, this search's root visits, the schedule.
 
     ``logits``, ``legal`` are ``[B, K]`` over each root's edges (K the most edges of any root; padding
-    illegal); ``gumbel`` the noise drawn once per search (zeros for a deterministic search)."""
+    illegal); ``gumbel`` the noise drawn once per search (zeros for a deterministic search);
+    ``simulations`` the search's simulations, one count or one per root."""
 
-    def __init__(self, logits: np.ndarray, legal: np.ndarray, gumbel: np.ndarray, considered: int, simulations: int):
+    def __init__(self, logits: np.ndarray, legal: np.ndarray, gumbel: np.ndarray, considered: int,
+                 simulations: int | np.ndarray):
         self.logits = np.where(legal, logits, -np.inf)
         self.legal = legal
         self.gumbel = np.where(legal, gumbel, 0.0)
         self.visits = np.zeros(legal.shape, np.int64)
         self.step = np.zeros(len(legal), np.int64)
         count = legal.sum(1)
-        self.schedules = [considered_visits(int(max(1, min(considered, c))), simulations) for c in count]
+        sims = np.broadcast_to(np.asarray(simulations, np.int64), count.shape)
+        self.schedules = [considered_visits(int(max(1, min(considered, c))), int(max(1, n)))
+                          for c, n in zip(count, sims)]
 
     def sigma(self, q: np.ndarray, visits: np.ndarray, root_value: np.ndarray) -> np.ndarray:
         """sigma(completed q) per root edge: ``q``/``visits`` from the tree (for the root's player),
         ``root_value`` the network's value of each root for its player."""
         visited = visits > 0
-        prior = np.exp(self.logits - self.logits.max(1, keepdims=True))
-        prior /= prior.sum(1, keepdims=True)
+        top = np.where(self.legal.any(1, keepdims=True), self.logits.max(1, keepdims=True), 0.0)  # (a root not
+        prior = np.exp(self.logits - top)                                                      # searched: none)
+        prior /= np.maximum(prior.sum(1, keepdims=True), 1e-30)
         total = visits.sum(1)
         mass = np.where(visited, prior, 0.0).sum(1)
         weighted = np.where(visited, prior * np.where(visited, q, 0.0), 0.0).sum(1) / np.maximum(mass, 1e-12)
@@ -102,3 +110,58 @@ class GumbelRoots:
         top = np.where(self.legal.any(1, keepdims=True), z.max(1, keepdims=True), 0.0)
         z = np.where(self.legal, np.exp(z - top), 0.0)
         return z / np.maximum(z.sum(1, keepdims=True), 1e-300)
+
+
+def root_arrays(tree: Any) -> dict[str, np.ndarray]:
+    """The roots' edges of a :class:`agents.search.tree.Tree` as ``[B, K]`` arrays (K the most edges of a
+    root): visits, q for the root's player, priors, legal, their edge ``index``; and each root's value
+    for its player."""
+    t = tree
+    count = np.maximum(t.num_edges[:, 0], 0)
+    k = max(int(count.max()), 1)
+    legal = np.arange(k)[None, :] < count[:, None]
+    index = np.minimum(t.first_edge[:, 0][:, None] + np.arange(k)[None, :], t.edge_capacity - 1)
+    visits = np.where(legal, np.take_along_axis(t.visits, index, 1), 0)
+    summed = np.where(legal, np.take_along_axis(t.value_sum, index, 1), 0.0)
+    prior = np.where(legal, np.take_along_axis(t.prior, index, 1), 0.0)
+    value = np.where(t.to_move[:, 0] == 0, t.value[:, 0], -t.value[:, 0]).astype(np.float64)
+    return {"visits": visits, "q": summed / np.maximum(visits, 1), "prior": prior, "legal": legal,
+            "value": value, "index": index}
+
+
+def run_gumbel(search: Any, simulations: np.ndarray, deadline: float | None, noise: np.ndarray,
+               wanted: np.ndarray) -> np.ndarray:
+    """:meth:`agents.search.BatchedSearch.run` with Gumbel root selection and sequential halving (one walk
+    per tree per wave) for the ``wanted`` trees, ``simulations[b]`` each, with Gumbel noise where
+    ``noise[b]``; leaves the search's Gumbel choice
+    (the action played, the improved policy, the root actions) for ``best_action`` and ``improved_policy``.
+    Returns int64[B]: the simulations each tree ran."""
+    B = search.num_trees
+    roots = root_arrays(search.tree)
+    legal = roots["legal"] & wanted[:, None]
+    K = legal.shape[1]
+    with np.errstate(divide="ignore"):
+        logits = np.log(roots["prior"])
+    noise_draw = search.rng.gumbel(size=legal.shape) * noise[:, None] if noise.any() else np.zeros(legal.shape)
+    gumbel = GumbelRoots(logits, legal, noise_draw, search.config.gumbel, simulations)
+    done = np.zeros(B, np.int64)
+    while True:
+        budget = np.where(wanted, simulations - done, 0).astype(np.int32)
+        if not budget.any():
+            break
+        roots = root_arrays(search.tree)
+        sigma = gumbel.sigma(roots["q"][:, :K], roots["visits"][:, :K], roots["value"])
+        edges = gumbel.choose(sigma, budget > 0)
+        ran = search._wave(budget, 1, edges)
+        if not ran.any():
+            raise RuntimeError("a search wave ran no simulation: the tree holds leaves that wait for an evaluation")
+        gumbel.record(edges, ran)
+        done += ran
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+    roots = root_arrays(search.tree)
+    sigma = gumbel.sigma(roots["q"][:, :K], roots["visits"][:, :K], roots["value"])
+    actions = search.tree.action[np.arange(B)[:, None], roots["index"][:, :K]]
+    search._gumbel = (np.where(wanted, actions[np.arange(B), gumbel.action_edges(sigma)], -1),
+                      gumbel.improved_policy(sigma), np.where(legal, actions, -1))
+    return done

@@ -37,7 +37,7 @@ from odd_env.game import Game, Position
 from ..base import check_float, check_int
 from . import kernels as K
 from . import tree as T
-from .gumbel import GumbelRoots
+from .gumbel import root_arrays, run_gumbel
 
 Evaluator = Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 """``f(planes int8[L, C, H, W], masks int8[L, A]) -> (logits float32[L, A], values float32[L])``: the values in
@@ -301,7 +301,7 @@ class BatchedSearch:
             raise ValueError("the evaluator's logits hold NaN or +inf (-inf is an action it rules out)")
         return logits, values
 
-    def _prepare_roots(self, noise: bool, live: np.ndarray) -> None:
+    def _prepare_roots(self, noise: np.ndarray, live: np.ndarray) -> None:
         """Expand the roots of the ``live`` trees that are not yet (one evaluation each, not counted as a
         simulation) and set the priors the root's choices use: its own, mixed with Dirichlet noise when ``noise``."""
         t = self.tree
@@ -309,22 +309,47 @@ class BatchedSearch:
         if fresh.any():
             self._wave(fresh.astype(np.int32), 1)
         t = self.tree
-        fraction = self.config.noise_fraction if noise and not self.config.gumbel else 0.0
+        fraction = self.config.noise_fraction if not self.config.gumbel else 0.0
         for b in np.flatnonzero(live):
             first, count = t.first_edge[b, 0], t.num_edges[b, 0]
             prior = t.prior[b, first:first + count]
-            if fraction > 0.0 and count > 1:
+            if fraction > 0.0 and count > 1 and noise[b]:
                 eta = self.rng.dirichlet(np.full(count, self.config.dirichlet_alpha))
                 prior = (1.0 - fraction) * prior + fraction * eta
             t.root_prior[b, :count] = prior
 
-    def run(self, simulations: int, deadline: float | None = None, noise: bool = False,
+    def _simulations(self, simulations: int | Sequence[int] | np.ndarray) -> np.ndarray:
+        """int64[B]: ``simulations`` (one count, or one per tree) checked."""
+        if isinstance(simulations, (int, np.integer)) and not isinstance(simulations, bool):
+            return np.full(self.num_trees, check_int("search simulations", simulations, 1, MAX_SIMULATIONS), np.int64)
+        counts = np.asarray(simulations)
+        if counts.shape != (self.num_trees,) or counts.dtype.kind not in "iu" or (
+                counts.size and not 0 <= counts.min() <= counts.max() <= MAX_SIMULATIONS) or not counts.any():
+            raise ValueError(f"search simulations must be an integer from 1 to {MAX_SIMULATIONS:,} or one count "
+                             f"per tree ({self.num_trees} integers from 0 to {MAX_SIMULATIONS:,}, not all 0), "
+                             f"got {simulations!r}")
+        return counts.astype(np.int64)
+
+    def _noise(self, noise: bool | Sequence[bool] | np.ndarray) -> np.ndarray:
+        """bool[B]: ``noise`` (one flag, or one per tree) checked."""
+        flags = np.asarray(noise)
+        if flags.ndim == 0:
+            return np.full(self.num_trees, bool(flags))
+        if flags.shape != (self.num_trees,) or flags.dtype.kind not in "biu":
+            raise ValueError(f"search noise must be a flag or one flag per tree ({self.num_trees}), got {noise!r}")
+        return flags.astype(bool)
+
+    def run(self, simulations: int | Sequence[int] | np.ndarray, deadline: float | None = None,
+            noise: bool | Sequence[bool] | np.ndarray = False,
             trees: Sequence[int] | np.ndarray | None = None) -> np.ndarray:
         """Search every tree (or those of ``trees``) for ``simulations`` more simulations, or until
         ``time.perf_counter()`` passes ``deadline`` (checked after each wave: at least one wave runs);
-        ``noise`` mixes Dirichlet noise into the roots' priors (``config.noise_fraction``).
+        ``simulations`` may also be one count per tree (0: that tree is not searched), so that trees with
+        different budgets share every wave's evaluator call. ``noise`` mixes Dirichlet noise into the
+        roots' priors (``config.noise_fraction``), or draws the Gumbel noise with ``config.gumbel``; it may
+        also be one flag per tree (self-play's fast searches go without).
         Returns int64[B]: the simulations each tree ran. Trees whose game is over are skipped."""
-        simulations = check_int("search simulations", simulations, 1, MAX_SIMULATIONS)
+        simulations = self._simulations(simulations)
         if deadline is not None:
             deadline = check_float("search deadline", deadline, 0.0)
         wanted = np.zeros(self.num_trees, bool)
@@ -333,10 +358,11 @@ class BatchedSearch:
         else:
             wanted[[self._check_tree(int(b)) for b in trees]] = True
         t = self.tree
-        wanted &= (t.num_nodes > 0) & (t.terminal[:, 0] == 0)
-        self._prepare_roots(bool(noise), wanted)
+        wanted &= (t.num_nodes > 0) & (t.terminal[:, 0] == 0) & (simulations > 0)
+        noise = self._noise(noise)
+        self._prepare_roots(noise, wanted)
         if self.config.gumbel:
-            return self._run_gumbel(simulations, deadline, bool(noise), wanted)
+            return run_gumbel(self, simulations, deadline, noise, wanted)
         self._gumbel = None
         done = np.zeros(self.num_trees, np.int64)
         while True:
@@ -349,51 +375,6 @@ class BatchedSearch:
             done += ran
             if deadline is not None and time.perf_counter() >= deadline:
                 break
-        return done
-
-    def _root_arrays(self) -> dict[str, np.ndarray]:
-        """The roots' edges as ``[B, K]`` arrays (K the most edges of a root): visits, q for the root's
-        player, priors, legal; and each root's value for its player."""
-        t = self.tree
-        count = np.maximum(t.num_edges[:, 0], 0)
-        k = max(int(count.max()), 1)
-        legal = np.arange(k)[None, :] < count[:, None]
-        index = np.minimum(t.first_edge[:, 0][:, None] + np.arange(k)[None, :], t.edge_capacity - 1)
-        visits = np.where(legal, np.take_along_axis(t.visits, index, 1), 0)
-        summed = np.where(legal, np.take_along_axis(t.value_sum, index, 1), 0.0)
-        prior = np.where(legal, np.take_along_axis(t.prior, index, 1), 0.0)
-        value = np.where(t.to_move[:, 0] == 0, t.value[:, 0], -t.value[:, 0]).astype(np.float64)
-        return {"visits": visits, "q": summed / np.maximum(visits, 1), "prior": prior, "legal": legal,
-                "value": value, "index": index}
-
-    def _run_gumbel(self, simulations: int, deadline: float | None, noise: bool, wanted: np.ndarray) -> np.ndarray:
-        """:meth:`run` with Gumbel root selection and sequential halving (one walk per tree per wave)."""
-        roots = self._root_arrays()
-        legal = roots["legal"] & wanted[:, None]
-        with np.errstate(divide="ignore"):
-            logits = np.log(roots["prior"])
-        noise_draw = self.rng.gumbel(size=legal.shape) if noise else np.zeros(legal.shape)
-        gumbel = GumbelRoots(logits, legal, noise_draw, self.config.gumbel, simulations)
-        done = np.zeros(self.num_trees, np.int64)
-        while True:
-            budget = np.where(wanted, simulations - done, 0).astype(np.int32)
-            if not budget.any():
-                break
-            roots = self._root_arrays()
-            sigma = gumbel.sigma(roots["q"][:, :legal.shape[1]], roots["visits"][:, :legal.shape[1]], roots["value"])
-            edges = gumbel.choose(sigma, budget > 0)
-            ran = self._wave(budget, 1, edges)
-            if not ran.any():
-                raise RuntimeError("a search wave ran no simulation: the tree holds leaves that wait for an evaluation")
-            gumbel.record(edges, ran)
-            done += ran
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        roots = self._root_arrays()
-        sigma = gumbel.sigma(roots["q"][:, :legal.shape[1]], roots["visits"][:, :legal.shape[1]], roots["value"])
-        actions = self.tree.action[np.arange(self.num_trees)[:, None], roots["index"][:, :legal.shape[1]]]
-        self._gumbel = (np.where(wanted, actions[np.arange(self.num_trees), gumbel.action_edges(sigma)], -1),
-                        gumbel.improved_policy(sigma), np.where(legal, actions, -1))
         return done
 
     # ------------------------------------------------------------ results
@@ -415,12 +396,12 @@ class BatchedSearch:
 
     def visit_policy(self) -> np.ndarray:
         """float32[B, num_actions]: each root's visit counts as shares (zeros for a tree without edges)."""
+        roots = root_arrays(self.tree)
         out = np.zeros((self.num_trees, self.rules.num_actions), np.float32)
-        for b in range(self.num_trees):
-            edges = self.root_edges(b)
-            total = edges["visits"].sum()
-            if total > 0:
-                out[b, edges["actions"]] = edges["visits"] / total
+        total = roots["visits"].sum(1)
+        rows, cols = np.nonzero(roots["legal"] & (total > 0)[:, None])
+        actions = self.tree.action[rows, roots["index"][rows, cols]]
+        out[rows, actions] = roots["visits"][rows, cols] / total[rows]
         return out
 
     def best_action(self, b: int) -> int:
@@ -447,6 +428,15 @@ class BatchedSearch:
         rows, cols = np.nonzero(actions >= 0)
         out[rows, actions[rows, cols]] = policy[rows, cols]
         return out
+
+    def get_rng_state(self) -> dict[str, Any]:
+        """The state of the search's random generators (root noise, rollouts), for :meth:`set_rng_state`."""
+        return {"noise": self.rng.bit_generator.state, "rollouts": int(self._rng_state[0])}
+
+    def set_rng_state(self, state: dict[str, Any]) -> None:
+        """Restore what :meth:`get_rng_state` returned (a resumed self-play run draws as the uninterrupted one)."""
+        self.rng.bit_generator.state = state["noise"]
+        self._rng_state[0] = np.uint64(state["rollouts"])
 
     def info(self) -> dict[str, Any]:
         """Sizes and totals: nodes in use per tree, capacities, :attr:`stats`."""

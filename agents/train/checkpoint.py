@@ -71,6 +71,8 @@ FORMAT = 2
 """The checkpoint format this version writes and reads."""
 PPO_KIND = "odd_env-ppo"
 """``kind`` of a PPO training checkpoint (a network and everything its run needs to resume)."""
+AZ_KIND = "odd_env-alphazero"
+"""A run of :mod:`agents.train.alphazero` (its network loads as a PPO checkpoint's does)."""
 NETWORK_KIND = "odd_env-network"
 """``kind`` of a network file: the weights alone, with the metadata of the run that trained them
 (:func:`export` writes one; the shipped pretrained networks are such files)."""
@@ -138,6 +140,8 @@ def _name(path: tuple) -> str:
 
 
 def _tensor_bytes(t: torch.Tensor) -> bytes:
+    if t.numel() == 0:  # (an empty tensor's view as bytes fails: its stride may be 0)
+        return b""
     return t.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
 
 

@@ -87,7 +87,7 @@ import sys
 import time
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 import torch
@@ -108,8 +108,8 @@ from .run_state import load_checkpoint, upgrade_format1  # noqa: F401 (upgrade_f
 from .selfplay import LATEST, SCRIPTED, Lane, OpponentPool, SelfPlay, per_player_advantages, split_slots  # noqa: F401
 from ..players.network_player import PPOAgent, torch_threads  # noqa: F401 (PPOAgent: agents.train.ppo.PPOAgent too)
 from .ppo_args import (  # noqa: F401 (MUTABLE_ON_RESUME: agents.train.ppo's too)
-    MUTABLE_ON_RESUME, Args, _resume_conflicts, build_parser, game_of, games_of, no_checkpoint, parse_args,
-    parse_milestones, parse_size_weights, saved_args, split_specs, validate_args,
+    MUTABLE_ON_RESUME, PPO_COMMAND, Args, Command, _resume_conflicts, build_parser, game_of, games_of, no_checkpoint,
+    parse_args, parse_milestones, parse_size_weights, saved_args, split_specs, validate_args,
 )
 
 
@@ -203,6 +203,9 @@ class Trainer:
     that work on them: :class:`~agents.train.selfplay.SelfPlay` (rollouts),
     :class:`~agents.train.ppo_update.PPOUpdate` (the update), :func:`~agents.train.evaluation.evaluate`
     and :mod:`~agents.train.run_state` (checkpoints)."""
+
+    KIND = ckpt_io.PPO_KIND
+    """The kind of the run's checkpoints."""
 
     def __init__(self, args: Args):
         if not isinstance(args, Args):
@@ -348,18 +351,20 @@ RUN_FILES = ("last.pt", "last.pt*.tmp", "args.json", "metrics.csv", "metrics.csv
 """What a run writes in its directory (and ``--overwrite`` deletes)."""
 
 
-def check_run(args: Args) -> None:
+def check_run(args: Any, command: Command | None = None) -> None:
     """The checks of :func:`prepare_run` that need no trainer: ``args`` and the run directory
     (ValueError / FileNotFoundError saying what is wrong; nothing is written). Tools that start
-    several runs check them all with it first."""
-    validate_args(args)
+    several runs check them all with it first. ``command``: the trainer's command line (None: PPO's)."""
+    command = command or PPO_COMMAND
+    command.validate(args)
     run_dir = check_can_make_dir(args.run_dir, "--run-dir")
     last = run_dir / "last.pt"
     if args.resume:
         if not last.is_file():
             raise no_checkpoint(run_dir)
-        G = game_of(args)
-        conflict = _resume_conflicts(asdict(args), saved_args(ckpt_io.read_metadata(last, G.name, G.size)))
+        G = command.game_of(args)
+        saved = saved_args(ckpt_io.read_metadata(last, G.name, G.size), command.cls)
+        conflict = _resume_conflicts(asdict(args), saved, command.mutable)
         if conflict:
             raise ValueError(conflict)
     elif not args.overwrite and not last.exists() and (run_dir / "args.json").exists():
@@ -372,11 +377,11 @@ def check_run(args: Args) -> None:
                          f"or choose another --run-dir")
 
 
-def prepare_run(args: Args) -> Trainer:
-    """Check ``args`` and the run directory (:func:`check_run`); return the trainer, restored
-    from the run's checkpoint with ``resume``. Raises ValueError / FileNotFoundError saying
-    what is wrong before anything is written."""
-    check_run(args)
+def prepare_run(args: Any, command: Command | None = None, trainer_cls: type | None = None) -> Any:
+    """Check ``args`` and the run directory (:func:`check_run`); return the trainer (``trainer_cls``,
+    None: :class:`Trainer`), restored from the run's checkpoint with ``resume``. Raises ValueError /
+    FileNotFoundError saying what is wrong before anything is written."""
+    check_run(args, command)
     run_dir = Path(args.run_dir)
     last = run_dir / "last.pt"
     existed = run_dir.is_dir()
@@ -384,7 +389,7 @@ def prepare_run(args: Args) -> Trainer:
     # The lock lasts until run() ends or the process does (a kill included).
     lock_dir(run_dir, "--run-dir")
     try:
-        return _prepare_locked(args, run_dir, last)
+        return _prepare_locked(args, run_dir, last, command or PPO_COMMAND, trainer_cls or Trainer)
     except BaseException:
         unlock_dir(run_dir)
         if not existed:  # leave no trace of a run that did not start
@@ -394,11 +399,11 @@ def prepare_run(args: Args) -> Trainer:
         raise
 
 
-def _prepare_locked(args: Args, run_dir: Path, last: Path) -> Trainer:
-    trainer = Trainer(args)
+def _prepare_locked(args: Any, run_dir: Path, last: Path, command: Command, trainer_cls: type) -> Any:
+    trainer = trainer_cls(args)
     if args.resume:
-        G = game_of(args)
-        ckpt = load_checkpoint(last, G.name, G.size)
+        G = command.game_of(args)
+        ckpt = ckpt_io.load(last, G.name, G.size, kind=trainer_cls.KIND)
         try:
             trainer.restore(ckpt)
         except ValueError as err:
@@ -420,12 +425,29 @@ def _prepare_locked(args: Args, run_dir: Path, last: Path) -> Trainer:
     return trainer
 
 
-def run(trainer: Trainer) -> Trainer:
-    """Train until the step or time limit, logging and checkpointing; returns the trainer.
+def log_and_save(trainer: Any, metrics: dict[str, float], log: RunLog, milestones: list[float],
+                 latest_eval: dict[str, float]) -> dict[str, float]:
+    """After an update: evaluate when due (``eval_every``, and at the end), log the metrics, save ``last.pt``
+    when due (``checkpoint_every``, and at the end) and the milestones reached; returns the latest evaluation."""
+    args = trainer.args
+    run_dir = Path(args.run_dir)
+    done = stop_reason(args, trainer) is not None
+    if (args.eval_every and trainer.update % args.eval_every == 0) or done:
+        latest_eval = trainer.evaluate()
+        metrics.update(latest_eval)
+    log.log(trainer.global_step, metrics)
+    if trainer.update % args.checkpoint_every == 0 or done:
+        trainer.save(run_dir / "last.pt")
+    while milestones and trainer.train_seconds >= 60 * milestones[0]:
+        trainer.save(run_dir / f"at-{milestones.pop(0):g}min.pt")
+    return latest_eval
 
-    Ends with one line saying which limit stopped the run, the step count and
-    the checkpoint's path.
-    """
+
+def drive(trainer: Any, update: Callable[[], tuple[dict[str, float], dict[str, str]]], steps: str = "steps") -> Any:
+    """A trainer's run loop: ``update()`` (one update; returns its metrics and the progress bar's own fields)
+    until the step or time limit, each followed by :func:`log_and_save`, with the progress bar; returns the
+    trainer. Ends with one line saying which limit stopped the run, the ``steps`` count and the checkpoint's
+    path."""
     args = trainer.args
     run_dir = Path(args.run_dir)
     last = run_dir / "last.pt"
@@ -436,41 +458,48 @@ def run(trainer: Trainer) -> Trainer:
     milestones = [m for m in parse_milestones(args.milestones) if 60 * m > trainer.train_seconds]
     try:
         while stop_reason(args, trainer) is None:
-            t0 = time.perf_counter()
-            # The clock is checked inside the rollout and the update too: on a busy machine one update
-            # can take minutes, which --total-minutes would otherwise overshoot.
-            deadline = t0 + 60 * args.total_minutes - trainer.train_seconds if args.total_minutes else None
-            batch = trainer.collect(deadline)
-            t1 = time.perf_counter()
-            metrics = trainer.learn(batch, deadline)
-            t2 = time.perf_counter()
-            trainer.train_seconds += t2 - t0
-            if trainer.update % args.snapshot_every == 0:
-                trainer.pool.add(trainer.net)
-            metrics.update({k: v for k, v in batch.items() if k.startswith("win_rate_vs_")})  # (per size too)
-            metrics.update(rollout_seconds=t1 - t0, update_seconds=t2 - t1, steps_per_second=batch["steps"] / (t2 - t0),
-                           train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
-            done = stop_reason(args, trainer) is not None
-            if (args.eval_every and trainer.update % args.eval_every == 0) or done:
-                latest_eval = trainer.evaluate()
-                metrics.update(latest_eval)
-            log.log(trainer.global_step, metrics)
-            if trainer.update % args.checkpoint_every == 0 or done:
-                trainer.save(last)
-            while milestones and trainer.train_seconds >= 60 * milestones[0]:
-                trainer.save(run_dir / f"at-{milestones.pop(0):g}min.pt")
+            metrics, postfix = update()
+            latest_eval = log_and_save(trainer, metrics, log, milestones, latest_eval)
             if bar is not None:
-                bar.show({k.split("/")[-1]: f"{v:.2f}" for k, v in latest_eval.items()}
-                         | {"ent": f"{metrics['entropy']:.2f}"})
+                bar.show({k.split("/")[-1]: f"{v:.2f}" for k, v in latest_eval.items()} | postfix)
     finally:
         if bar is not None:
             bar.close()
         log.close()
         unlock_dir(run_dir)
-    print(f"stopped at the {stop_reason(args, trainer)}: {trainer.global_step:,} steps "
+    print(f"stopped at the {stop_reason(args, trainer)}: {trainer.global_step:,} {steps} "
           f"(--total-steps {args.total_steps}), {trainer.train_seconds / 60:.2f} training minutes "
           f"(--total-minutes {args.total_minutes:g}); checkpoint: {last}")
     return trainer
+
+
+def _update(trainer: Trainer) -> tuple[dict[str, float], dict[str, str]]:
+    """One PPO update: a rollout, then the update; its metrics and the progress bar's entropy."""
+    args = trainer.args
+    t0 = time.perf_counter()
+    # The clock is checked inside the rollout and the update too: on a busy machine one update
+    # can take minutes, which --total-minutes would otherwise overshoot.
+    deadline = t0 + 60 * args.total_minutes - trainer.train_seconds if args.total_minutes else None
+    batch = trainer.collect(deadline)
+    t1 = time.perf_counter()
+    metrics = trainer.learn(batch, deadline)
+    t2 = time.perf_counter()
+    trainer.train_seconds += t2 - t0
+    if trainer.update % args.snapshot_every == 0:
+        trainer.pool.add(trainer.net)
+    metrics.update({k: v for k, v in batch.items() if k.startswith("win_rate_vs_")})  # (per size too)
+    metrics.update(rollout_seconds=t1 - t0, update_seconds=t2 - t1, steps_per_second=batch["steps"] / (t2 - t0),
+                   train_minutes=trainer.train_seconds / 60, episodes=float(trainer.episodes))
+    return metrics, {"ent": f"{metrics['entropy']:.2f}"}
+
+
+def run(trainer: Trainer) -> Trainer:
+    """Train until the step or time limit, logging and checkpointing; returns the trainer.
+
+    Ends with one line saying which limit stopped the run, the step count and
+    the checkpoint's path.
+    """
+    return drive(trainer, lambda: _update(trainer))
 
 
 def train(args: Args) -> Trainer:
@@ -478,16 +507,18 @@ def train(args: Args) -> Trainer:
     return run(prepare_run(args))
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, command: Command | None = None, trainer_cls: type | None = None,
+         loop: Any = None) -> int:
     """Command-line entry point: every mistake in the arguments or the run directory
-    is one message and exit status 2."""
-    parser = build_parser()
+    is one message and exit status 2. ``command``, ``trainer_cls``, ``loop``: another trainer's
+    command line, trainer and run loop (None: PPO's, :class:`Trainer`, :func:`run`)."""
+    parser = build_parser(command=command)
     try:
-        trainer = prepare_run(parse_args(argv))
+        trainer = prepare_run(parse_args(argv, command), command, trainer_cls)
     except (ValueError, OSError) as err:  # OSError: a run directory that cannot be made or read
         parser.error(str(err))
     try:
-        run(trainer)
+        (loop or run)(trainer)
     except OSError as err:  # a full disk, a quota, a folder removed meanwhile: one line, not a traceback
         last = Path(trainer.args.run_dir) / "last.pt"
         saved = f"the last checkpoint saved is {last}" if last.is_file() else "no checkpoint was saved"

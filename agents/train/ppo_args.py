@@ -128,14 +128,33 @@ def _flag(name: str) -> str:
     return "--" + name.replace("_", "-")
 
 
-RESUME_HELP = (
-    "resuming: --run-dir R --resume continues the run in R with the arguments saved in its checkpoint. "
-    "Flags given again must agree with the saved ones, except these, which may change: "
-    + ", ".join(_flag(n) for n in MUTABLE_ON_RESUME)
-    + " (--lr applies from the next update; another --device or --threads continues the run, but not bit "
-    "for bit). A new run refuses a run directory that already holds one (last.pt or args.json) unless "
-    "--resume or --overwrite is given."
-)
+def resume_help(mutable: tuple[str, ...]) -> str:
+    """The ``--help`` epilog on resuming a run whose arguments ``mutable`` may change."""
+    return ("resuming: --run-dir R --resume continues the run in R with the arguments saved in its checkpoint. "
+            "Flags given again must agree with the saved ones, except these, which may change: "
+            + ", ".join(_flag(n) for n in mutable)
+            + " (--lr applies from the next update; another --device or --threads continues the run, but not bit "
+            "for bit). A new run refuses a run directory that already holds one (last.pt or args.json) unless "
+            "--resume or --overwrite is given.")
+
+
+RESUME_HELP = resume_help(MUTABLE_ON_RESUME)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A trainer's command line: its arguments dataclass (each field's docstring its ``--help``), its name and
+    description, the arguments a resumed run may change, the check of its arguments and the game they name.
+    The functions below take one (None: PPO's, :data:`PPO_COMMAND`)."""
+
+    cls: type
+    prog: str
+    description: str
+    mutable: tuple[str, ...]
+    validate: Any
+    """``validate(args)``: ValueError naming the first wrong argument."""
+    game_of: Any
+    """``game_of(args)``: the run's game (the one its checkpoints name)."""
 
 
 def _field_docs(cls: type) -> dict[str, str]:
@@ -160,22 +179,25 @@ def _fits_kind(value: Any, kind: type) -> bool:
     return isinstance(value, kind) and not (kind is int and isinstance(value, bool))
 
 
-def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
-    """An argparse parser generated from :class:`Args` and its field docstrings.
+def build_parser(suppress_defaults: bool = False, command: Command | None = None) -> argparse.ArgumentParser:
+    """An argparse parser generated from the arguments dataclass of ``command`` (:class:`Args`) and its
+    field docstrings.
 
     ``suppress_defaults``: flags not given are left out of the namespace (to
     tell which flags the user gave).
     """
 
+    command = command or PPO_COMMAND
+
     class Formatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
         pass
 
     parser = argparse.ArgumentParser(
-        prog="python -m agents.ppo", description="Self-play PPO for Xodd, Yodd and YINSH.",
-        epilog=textwrap.fill(RESUME_HELP, 79), formatter_class=Formatter,
+        prog=command.prog, description=command.description,
+        epilog=textwrap.fill(resume_help(command.mutable), 79), formatter_class=Formatter,
     )
-    docs = _field_docs(Args)
-    for f in fields(Args):
+    docs = _field_docs(command.cls)
+    for f in fields(command.cls):
         default = argparse.SUPPRESS if suppress_defaults else f.default
         text = docs.get(f.name, "").replace("%", "%%")
         kind = _field_kind(f)
@@ -186,13 +208,13 @@ def build_parser(suppress_defaults: bool = False) -> argparse.ArgumentParser:
     return parser
 
 
-def saved_args(metadata: dict[str, Any]) -> dict[str, Any]:
+def saved_args(metadata: dict[str, Any], cls: type = Args) -> dict[str, Any]:
     """The arguments a checkpoint was written with (its metadata's ``args``), completed
-    with today's defaults for arguments added since."""
+    with today's defaults (of the arguments dataclass ``cls``) for arguments added since."""
     saved = metadata.get("args")
     if not isinstance(saved, dict):
         raise ValueError("the checkpoint's metadata has no saved arguments")
-    return {**asdict(Args()), **{k: v for k, v in saved.items() if k in Args.__dataclass_fields__}}
+    return {**asdict(cls()), **{k: v for k, v in saved.items() if k in cls.__dataclass_fields__}}
 
 
 def _resume_conflicts(given: dict[str, Any], saved: dict[str, Any],
@@ -218,25 +240,26 @@ def no_checkpoint(run_dir: Path) -> FileNotFoundError:
     return FileNotFoundError(f"--resume: no checkpoint at {last} (start a new run without --resume)")
 
 
-def parse_args(argv: list[str] | None = None) -> Args:
-    """Parse the command line into :class:`Args`.
+def parse_args(argv: list[str] | None = None, command: Command | None = None) -> Any:
+    """Parse the command line into :class:`Args` (the arguments dataclass of ``command``).
 
     With ``--resume`` the run's saved arguments (from its checkpoint) fill in
     every flag not given; a given flag that differs from the saved one raises
-    ValueError unless it is in :data:`MUTABLE_ON_RESUME`.
+    ValueError unless it is in :data:`MUTABLE_ON_RESUME` (``command.mutable``).
     """
-    full = vars(build_parser().parse_args(argv))
+    command = command or PPO_COMMAND
+    full = vars(build_parser(command=command).parse_args(argv))
     if not full["resume"] or full["overwrite"]:
-        return Args(**full)  # (--resume with --overwrite is refused by validate_args)
-    given = vars(build_parser(suppress_defaults=True).parse_args(argv))
+        return command.cls(**full)  # (--resume with --overwrite is refused by validate_args)
+    given = vars(build_parser(suppress_defaults=True, command=command).parse_args(argv))
     last = Path(full["run_dir"]) / "last.pt"
     if not last.is_file():
         raise no_checkpoint(Path(full["run_dir"]))
-    saved = saved_args(ckpt_io.read_metadata(last))
-    conflict = _resume_conflicts(given, saved)
+    saved = saved_args(ckpt_io.read_metadata(last), command.cls)
+    conflict = _resume_conflicts(given, saved, command.mutable)
     if conflict:
         raise ValueError(conflict)
-    return Args(**{**saved, **given, "run_dir": full["run_dir"], "resume": True, "overwrite": False})
+    return command.cls(**{**saved, **given, "run_dir": full["run_dir"], "resume": True, "overwrite": False})
 
 
 MAX_SAMPLES = 1 << 22
@@ -273,6 +296,23 @@ def parse_milestones(text: str) -> list[float]:
     return sorted(out)
 
 
+def check_fields(args: Any, ranges: dict[str, tuple[float, float, bool]]) -> None:
+    """Raise ValueError naming the first field of the dataclass ``args`` whose type is wrong, or whose
+    value is outside its ``ranges`` entry ``(low, high, low_open)``: integers from low to high, or finite
+    floats in the range."""
+    cls = type(args)
+    for f in fields(cls):
+        value, kind = getattr(args, f.name), _field_kind(f)
+        if not _fits_kind(value, kind):
+            hint = f" (a NumPy scalar: pass {kind.__name__}(value))" if isinstance(value, np.generic) else ""
+            raise ValueError(f"{_flag(f.name)} must be {kind.__name__}, got {value!r}{hint}")
+    for name, (low, high, low_open) in ranges.items():
+        if _field_kind(cls.__dataclass_fields__[name]) is int:
+            check_int(_flag(name), getattr(args, name), int(low), None if high == math.inf else int(high))
+        else:
+            check_float(_flag(name), getattr(args, name), low, high, low_open)
+
+
 def validate_args(args: Args) -> None:
     """Raise ValueError naming the first wrong argument and what would be right.
 
@@ -281,16 +321,7 @@ def validate_args(args: Args) -> None:
     milestones and how the scripted-opponent options fit together. Agent
     specs are checked when the :class:`Trainer` builds them.
     """
-    for f in fields(Args):
-        value, kind = getattr(args, f.name), _field_kind(f)
-        if not _fits_kind(value, kind):
-            hint = f" (a NumPy scalar: pass {kind.__name__}(value))" if isinstance(value, np.generic) else ""
-            raise ValueError(f"{_flag(f.name)} must be {kind.__name__}, got {value!r}{hint}")
-    for name, (low, high, low_open) in _RANGES.items():
-        if _field_kind(Args.__dataclass_fields__[name]) is int:
-            check_int(_flag(name), getattr(args, name), int(low), None if high == math.inf else int(high))
-        else:
-            check_float(_flag(name), getattr(args, name), low, high, low_open)
+    check_fields(args, _RANGES)
     if args.num_games * args.rollout_steps > MAX_SAMPLES:
         raise ValueError(f"--num-games x --rollout-steps must be at most {MAX_SAMPLES:,} samples a rollout (what fits "
                          f"in memory), got {args.num_games} x {args.rollout_steps} = "
@@ -319,6 +350,11 @@ def game_of(args: Args) -> Game:
     """The game of a run's arguments (with ``--board-sizes``, of its first size: the one its checkpoints
     name); ValueError naming the flags if there is none such."""
     return games_of(args)[0]
+
+
+PPO_COMMAND = Command(Args, "python -m agents.ppo", "Self-play PPO for Xodd, Yodd and YINSH.", MUTABLE_ON_RESUME,
+                      validate_args, game_of)
+"""The command line of :mod:`agents.train.ppo`."""
 
 
 def parse_board_sizes(text: str) -> list[int]:

@@ -53,6 +53,12 @@ def rng_data(python: Any, numpy_global: Any, numpy: dict[str, Any], torch_state:
             "numpy": numpy, "torch": torch_state, "cuda": cuda}
 
 
+def all_rng(np_rng: np.random.Generator) -> dict[str, Any]:
+    """Every random generator's state now (:func:`rng_data`), ``np_rng`` as ``numpy``."""
+    return rng_data(random.getstate(), np.random.get_state(), np_rng.bit_generator.state, torch.get_rng_state(),
+                    _cuda_states())
+
+
 def _cuda_states() -> list[torch.Tensor] | None:
     return torch.cuda.get_rng_state_all() if torch.cuda.is_available() else None
 
@@ -78,8 +84,7 @@ def checkpoint(trainer: Any) -> tuple[dict[str, Any], dict[str, Any]]:
         **(lanes[0] if len(lanes) == 1 else {"lanes": lanes}),
         "scripted": [{"spec": spec, "state": agent.get_state()}
                      for spec, agent in zip(trainer.scripted_specs, trainer.scripted)],
-        "rng": rng_data(random.getstate(), np.random.get_state(), trainer.np_rng.bit_generator.state,
-                        torch.get_rng_state(), _cuda_states()),
+        "rng": all_rng(trainer.np_rng),
     }
     return metadata, data
 
@@ -197,13 +202,18 @@ def _restore(trainer: Any, ckpt: dict[str, Any]) -> None:
                                                              counters["episodes"])
     trainer.train_seconds = float(ckpt["train_seconds"])
     trainer.init_sha256 = str(ckpt.get("init_sha256", ""))
-    rng = ckpt["rng"]
+    set_rng(ckpt["rng"], trainer.np_rng)
+
+
+def set_rng(rng: dict[str, Any], np_rng: np.random.Generator) -> None:
+    """Set every random generator (Python's, numpy's global one, ``np_rng``, torch's, CUDA's where the
+    devices match) to a checkpoint's ``rng`` (:func:`rng_data`)."""
     python = rng["python"]
     random.setstate((python["version"], tuple(python["words"].tolist()), python["gauss"]))
     numpy_global = rng["numpy_global"]
     np.random.set_state(dict(numpy_global, state=dict(
         numpy_global["state"], key=numpy_global["state"]["key"].numpy().astype(np.uint32))))
-    trainer.np_rng.bit_generator.state = rng["numpy"]
+    np_rng.bit_generator.state = rng["numpy"]
     torch.set_rng_state(rng["torch"])
     if rng["cuda"] is not None and torch.cuda.is_available() and len(rng["cuda"]) == torch.cuda.device_count():
         torch.cuda.set_rng_state_all(rng["cuda"])

@@ -1,0 +1,288 @@
+"""AlphaZero-style training for Xodd, Yodd and YINSH: batched self-play search, a replay buffer, a learner.
+
+    python -m agents.alphazero --game xodd --board-size 5 --total-minutes 10 --run-dir runs/az5
+
+The run alternates, in one process, two phases (an *iteration*):
+
+* self-play (:mod:`~agents.train.az_selfplay`): ``--moves-per-iteration`` moves of each of the
+  ``--num-games`` games, all searched together by one :class:`~agents.search.BatchedSearch` guided by the
+  current network (playout-cap randomisation, Gumbel or Dirichlet root noise, the policy target of
+  ``--policy-target``); finished games' positions go to the replay buffer;
+* learning: ``new positions x --replay-ratio / --minibatch-size`` gradient steps (the fraction carried
+  over) on minibatches drawn uniformly from the buffer (:mod:`~agents.train.replay`), each position mapped
+  by a random board symmetry (``--augment``); loss = cross-entropy(policy target, masked logits)
+  + ``--vf-coef`` x MSE(value, outcome), Adam with L2 weight decay.
+
+The options are :class:`~agents.train.az_args.Args`; the run directory, ``--resume``, ``--overwrite``, the
+logs (``metrics.csv``, TensorBoard), the progress bar, checkpoints and milestones work as the PPO trainer's
+(:mod:`agents.train.ppo`, whose helpers this reuses). ``last.pt`` is a checkpoint of
+:mod:`agents.train.checkpoint` (kind ``odd_env-alphazero``) holding the network as a PPO checkpoint does,
+so ``agents.load("ppo", path=...)``, ``agents.load("az", network=...)`` and ``mcts:network=`` load it; it
+also holds the optimiser, the replay buffer, the games in progress with their unvalued samples, and every
+random generator (the search's included), so ``--resume`` continues exactly as the uninterrupted run
+(same machine and flags): the search trees are not saved, and every iteration starts them afresh.
+
+The profile (``*_s_per_1k`` in ``metrics.csv``, and printed at the end) splits the time per 1,000 self-play
+moves into tree work (compiled selection, expansion, backup), network inference, the rest of self-play
+(Python bookkeeping) and the learner's updates.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from odd_env import symmetries as board_symmetries
+
+from . import checkpoint as ckpt_io
+from .az_args import AZ_COMMAND, Args, game_of, validate_args
+from .az_selfplay import AZSelfPlay
+from .evaluation import evaluate
+from .network import NetConfig, PolicyValueNet, check_device, masked_logits
+from .ppo import build_agents, drive, eval_opponents, init_weights, main as ppo_main
+from .ppo_args import _resume_conflicts, saved_args
+from .replay import ReplayBuffer
+from .run_state import all_rng, set_rng
+
+PROFILE = ("search", "inference", "selfplay_other", "update")
+"""The parts of the profile: seconds per 1,000 self-play moves of each (``<part>_s_per_1k``)."""
+
+
+def source_config(source: str) -> NetConfig:
+    """The network configuration of ``--init-from`` (a checkpoint path or a pretrained name)."""
+    from ..pretrained import network_file
+
+    try:
+        path = network_file(source)
+    except FileNotFoundError as err:
+        raise FileNotFoundError(f"--init-from {err}") from err
+    return ckpt_io.network_config(ckpt_io.read_metadata(path), str(path))
+
+
+class AZTrainer:
+    """An AlphaZero run: the network, its optimiser, the self-play games and search, the replay buffer,
+    counters and random generators (see the module docstring)."""
+
+    KIND = ckpt_io.AZ_KIND
+    """The kind of the run's checkpoints."""
+
+    def __init__(self, args: Args):
+        validate_args(args)
+        self.args = args
+        self.game = game_of(args)
+        self.eval_agents = build_agents(eval_opponents(args.eval_opponents, self.game), [self.game], "--eval-opponents")
+        self.device = check_device(args.device, "--device")
+        if args.init_from and not args.resume:  # the architecture comes from the source (saved in args.json)
+            src = source_config(args.init_from)
+            if (src.game, src.variant) != (self.game.name, self.game.variant):
+                raise ValueError(f"--init-from {args.init_from}: its network plays {src.game} {src.variant}".rstrip()
+                                 + f", this run {self.game.label}")
+            args.channels, args.blocks, args.general = src.channels, src.blocks, src.general
+        if self.device.type == "cpu":
+            torch.set_num_threads(args.threads)
+        self.config = NetConfig.for_game(self.game, channels=args.channels, blocks=args.blocks, general=args.general)
+        self.np_rng = np.random.default_rng(args.seed)
+        random.seed(args.seed)
+        np.random.seed(args.seed)
+        torch.manual_seed(args.seed)
+        self.net = PolicyValueNet(self.config).to(self.device)
+        self.init_sha256 = ""
+        if args.init_from and not args.resume:
+            self.init_sha256, _ = init_weights(self.net, args.init_from)
+        self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
+        self.selfplay = AZSelfPlay(args, self.game, int(self.np_rng.integers(2**63 - 1)))
+        self.buffer = ReplayBuffer(args.buffer_size, self.game.observation_shape, self.config.num_actions)
+        self.group = board_symmetries(self.game) if args.augment else None
+        self._compiled = False
+        self.global_step = 0
+        """Self-play moves played."""
+        self.update = 0
+        """Iterations done."""
+        self.train_seconds = 0.0
+        self.counters = {"games": 0, "gradient_steps": 0, "positions": 0, "carry": 0.0,
+                         **{f"{part}_s": 0.0 for part in PROFILE}}
+        """Totals: games finished, gradient steps, positions recorded, the fraction of a gradient step carried
+        over, and the seconds of each part of the profile."""
+
+    # ------------------------------------------------------------ an iteration
+    def iteration(self) -> dict[str, float]:
+        """Self-play then learning (see the module docstring); returns the iteration's metrics."""
+        a, c = self.args, self.counters
+        if not self._compiled:  # (numba's compilation, once per process, stays out of the profile and the clock)
+            self.net.eval()
+            self.selfplay.compile(self.net, self.device, a.threads)
+            self._compiled = True
+        stats = self.selfplay.search.stats
+        before = (stats["search_s"], stats["evaluate_s"])
+        t0 = time.perf_counter()
+        self.net.eval()
+        out = self.selfplay.play(self.net, a.moves_per_iteration, self.np_rng, self.device, a.threads)
+        t1 = time.perf_counter()
+        self.buffer.add(out["planes"], out["mask"], out["policy"], out["value"])
+        learned = self.learn(len(out["value"]))
+        t2 = time.perf_counter()
+        search_s, inference_s = stats["search_s"] - before[0], stats["evaluate_s"] - before[1]
+        parts = {"search": search_s, "inference": inference_s, "selfplay_other": t1 - t0 - search_s - inference_s,
+                 "update": t2 - t1}
+        for part, seconds in parts.items():
+            c[f"{part}_s"] += seconds
+        self.train_seconds += t2 - t0
+        self.global_step += out["moves"]
+        self.update += 1
+        c["games"] += out["games"]
+        c["positions"] += len(out["value"])
+        games = max(out["games"], 1)
+        metrics = {"games": float(c["games"]), "positions": float(c["positions"]), "buffer": float(len(self.buffer)),
+                   "recorded_moves": float(out["recorded"]),
+                   "first_player_win_rate": out["first_player_wins"] / games if out["games"] else float("nan"),
+                   "game_length": out["game_length"] / games if out["games"] else float("nan"), **learned,
+                   **{f"{part}_s_per_1k": 1000 * s / out["moves"] for part, s in parts.items()},
+                   "moves_per_second": out["moves"] / (t2 - t0), "train_minutes": self.train_seconds / 60}
+        return metrics
+
+    def loss(self, planes: np.ndarray, mask: np.ndarray, policy: np.ndarray,
+             value: np.ndarray) -> tuple[torch.Tensor, torch.Tensor]:
+        """(policy cross-entropy, value MSE) of the network on a minibatch (means over its positions)."""
+        dev = self.device
+        logits, v = self.net(torch.from_numpy(planes).to(dev))
+        legal = torch.from_numpy(mask).to(dev).bool()
+        logp = torch.log_softmax(masked_logits(logits, legal), dim=-1)
+        target = torch.from_numpy(policy).to(dev)
+        policy_loss = -torch.where(legal, target * logp, torch.zeros_like(logp)).sum(-1).mean()
+        value_loss = torch.mean((v - torch.from_numpy(value).to(dev)) ** 2)
+        return policy_loss, value_loss
+
+    def learn(self, new_positions: int) -> dict[str, float]:
+        """The gradient steps ``new_positions`` buy at ``--replay-ratio`` (none while the buffer holds fewer
+        than ``--min-buffer``); returns the mean losses (NaN without a step) and the steps so far."""
+        a, c = self.args, self.counters
+        if len(self.buffer) < a.min_buffer:
+            return {"policy_loss": float("nan"), "value_loss": float("nan"), "gradient_steps": float(c["gradient_steps"])}
+        c["carry"] += new_positions * a.replay_ratio / a.minibatch_size
+        steps = int(c["carry"])
+        c["carry"] -= steps
+        self.net.train()
+        losses = []
+        for _ in range(steps):
+            batch = self.buffer.sample(a.minibatch_size, self.np_rng, self.group)
+            policy_loss, value_loss = self.loss(*batch)
+            self.optimizer.zero_grad()
+            (policy_loss + a.vf_coef * value_loss).backward()
+            torch.nn.utils.clip_grad_norm_(self.net.parameters(), a.max_grad_norm)
+            self.optimizer.step()
+            losses.append((policy_loss.item(), value_loss.item()))
+        self.net.eval()
+        c["gradient_steps"] += steps
+        mean = np.mean(losses, axis=0) if losses else (float("nan"), float("nan"))
+        return {"policy_loss": float(mean[0]), "value_loss": float(mean[1]), "gradient_steps": float(c["gradient_steps"])}
+
+    def evaluate(self, games: int | None = None, progress: bool = False) -> dict[str, float]:
+        """Win rate of the network's policy (its most probable legal action, no search) against each
+        evaluation opponent (:func:`~agents.train.evaluation.evaluate`)."""
+        return evaluate(self.net, [self.game], self.eval_agents, self.args.eval_games if games is None else games,
+                        self.args.seed + self.update, self.args.threads, progress)
+
+    def profile(self) -> dict[str, float]:
+        """Seconds per 1,000 self-play moves of each part of :data:`PROFILE` over the whole run."""
+        moves = max(self.global_step, 1)
+        return {part: 1000 * self.counters[f"{part}_s"] / moves for part in PROFILE}
+
+    # ------------------------------------------------------------ checkpoints
+    def checkpoint(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """(metadata, data) of a checkpoint: the network as a PPO checkpoint holds it, and the run's state."""
+        g = self.game
+        metadata = {"kind": self.KIND, "game": g.name, "board_size": g.size, "variant": g.variant,
+                    "observation_version": g.observation_version, "net_config": self.config.to_dict(),
+                    **({"general": True, "board_sizes": [g.size]} if self.config.general else {}),
+                    "args": dict(vars(self.args)), "global_step": self.global_step, "update": self.update,
+                    "train_seconds": self.train_seconds, "torch_version": torch.__version__,
+                    **({"init_sha256": self.init_sha256} if self.init_sha256 else {})}
+        data = {"model": dict(self.net.state_dict()), "optimizer": self.optimizer.state_dict(),
+                "buffer": self.buffer.state_dict(), "selfplay": self.selfplay.state_dict(),
+                "counters": dict(self.counters), "rng": all_rng(self.np_rng)}
+        return metadata, data
+
+    def save(self, path: str | Path) -> Path:
+        """Write the checkpoint atomically (a killed run never leaves a half-written file)."""
+        return ckpt_io.save(path, *self.checkpoint())
+
+    def restore(self, ckpt: dict[str, Any]) -> None:
+        """Continue from a checkpoint (:func:`agents.train.checkpoint.load`) of a run with these arguments;
+        ValueError saying what does not fit (checked before anything changes but the optimiser's and the
+        network's tensors, which only a damaged file fails to load)."""
+        try:
+            self._restore(ckpt)
+        except (KeyError, IndexError, TypeError, AttributeError, RuntimeError) as err:
+            raise ValueError(f"cannot resume from this checkpoint: {type(err).__name__}: {err}") from err
+
+    def _restore(self, ckpt: dict[str, Any]) -> None:
+        ckpt_io.check_metadata(ckpt, self.game.name, self.game.size)
+        if ckpt["kind"] != self.KIND:
+            raise ValueError(f"a {ckpt['kind']!r} checkpoint holds no AlphaZero run to resume")
+        if NetConfig.from_dict(ckpt["net_config"]) != self.config:
+            raise ValueError(f"checkpoint network {ckpt['net_config']} differs from the run's {self.config.to_dict()}")
+        conflict = _resume_conflicts(vars(self.args), saved_args(ckpt, Args), AZ_COMMAND.mutable)
+        if conflict:
+            raise ValueError(conflict)
+        counters = {k: ckpt["counters"][k] for k in self.counters}
+        steps = (ckpt["global_step"], ckpt["update"], counters["games"], counters["gradient_steps"], counters["positions"])
+        if not all(isinstance(v, int) and v >= 0 for v in steps):
+            raise ValueError(f"bad counters {steps}")
+        buffer = ReplayBuffer(self.args.buffer_size, self.game.observation_shape, self.config.num_actions)
+        buffer.load_state_dict(ckpt["buffer"])
+        self.selfplay.load_state_dict(ckpt["selfplay"])
+        self.net.load_state_dict(ckpt["model"])
+        groups = [dict(g, betas=tuple(g["betas"])) for g in ckpt["optimizer"]["param_groups"]]  # stored as lists
+        self.optimizer.load_state_dict(dict(ckpt["optimizer"], param_groups=groups))
+        for group in self.optimizer.param_groups:
+            group["lr"] = self.args.lr  # (may change on resume)
+        self.buffer = buffer
+        self.counters = {k: type(self.counters[k])(v) for k, v in counters.items()}
+        self.global_step, self.update = ckpt["global_step"], ckpt["update"]
+        self.train_seconds = float(ckpt["train_seconds"])
+        self.init_sha256 = str(ckpt.get("init_sha256", ""))
+        set_rng(ckpt["rng"], self.np_rng)
+
+
+# ============================================================== the run
+def run(trainer: AZTrainer) -> AZTrainer:
+    """Train until the step or time limit, logging, evaluating and checkpointing (the PPO trainer's loop,
+    :func:`agents.train.ppo.drive`); returns the trainer. Ends with the line saying which limit stopped the
+    run, and the profile."""
+    def update() -> tuple[dict[str, float], dict[str, str]]:
+        metrics = trainer.iteration()
+        return metrics, {"vloss": f"{metrics['value_loss']:.3f}"}
+
+    drive(trainer, update, "moves")
+    profile = ", ".join(f"{part} {s:.2f}" for part, s in trainer.profile().items())
+    print(f"profile, seconds per 1,000 self-play moves: {profile}")
+    return trainer
+
+
+def prepare_run(args: Args) -> AZTrainer:
+    """Check ``args`` and the run directory; return the trainer, restored from the run's checkpoint with
+    ``resume`` (:func:`agents.train.ppo.prepare_run`)."""
+    from .ppo import prepare_run as prepare
+
+    return prepare(args, AZ_COMMAND, AZTrainer)
+
+
+def train(args: Args) -> AZTrainer:
+    """Run (or resume) training as ``args`` says; returns the trainer at the end."""
+    return run(prepare_run(args))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Command-line entry point (``python -m agents.alphazero``): every mistake in the arguments or the run
+    directory is one message and exit status 2."""
+    return ppo_main(argv, AZ_COMMAND, AZTrainer, run)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

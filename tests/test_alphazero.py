@@ -1,0 +1,238 @@
+"""The AlphaZero trainer (agents.train.alphazero): arguments, a tiny run, exact resume, the checkpoint as a
+player, the replay buffer's symmetries, the policy and value targets."""
+
+import csv
+import math
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+import agents  # noqa: E402
+from agents.arena import round_robin  # noqa: E402
+from agents.train.alphazero import AZTrainer, main, train  # noqa: E402
+from agents.train.az_args import Args, validate_args  # noqa: E402
+from agents.train.az_selfplay import AZSelfPlay  # noqa: E402
+from agents.train.network import NetConfig, PolicyValueNet  # noqa: E402
+from agents.train.replay import ReplayBuffer  # noqa: E402
+from odd_env import symmetries  # noqa: E402
+from odd_env.game import make  # noqa: E402
+
+TIMING = {"search_s_per_1k", "inference_s_per_1k", "selfplay_other_s_per_1k", "update_s_per_1k", "moves_per_second",
+          "train_minutes"}
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+def tiny(run_dir, **kw):
+    """A run of a few seconds on Xodd 4: 4 games, 8 simulations, a 8x1 network."""
+    base = dict(game="xodd", board_size=4, num_games=4, simulations=8, fast_simulations=4, full_search_prob=0.5,
+                considered=4, moves_per_iteration=4, channels=8, blocks=1, minibatch_size=16, min_buffer=16,
+                buffer_size=512, replay_ratio=2.0, total_steps=64, eval_every=0, eval_games=2,
+                eval_opponents="random", checkpoint_every=1, run_dir=str(run_dir), tensorboard=False, progress=False)
+    return Args(**{**base, **kw})
+
+
+def read_metrics(run_dir):
+    with open(run_dir / "metrics.csv", newline="") as f:
+        return [{k: v for k, v in row.items() if k not in TIMING} for row in csv.DictReader(f)]
+
+
+# ------------------------------------------------------------ arguments
+@pytest.mark.parametrize("change, message", [
+    ({"simulations": "8"}, "--simulations must be int"),
+    ({"simulations": 0}, "--simulations"),
+    ({"full_search_prob": 0.0}, "--full-search-prob"),
+    ({"fast_simulations": 16}, "--fast-simulations .16. must be at most --simulations"),
+    ({"policy_target": "counts"}, "--policy-target must be one of gumbel, visits"),
+    ({"board_size": 40}, "--game xodd --board-size 40: Xodd board_size must be from 2 to 19"),
+    ({"min_buffer": 1024}, "--min-buffer .1024. must be at most --buffer-size"),
+    ({"eval_games": 3}, "--eval-games must be even"),
+    ({"resume": True, "overwrite": True}, "not both"),
+])
+def test_bad_arguments_are_refused(tmp_path, change, message):
+    with pytest.raises(ValueError, match=message):
+        validate_args(tiny(tmp_path / "run", **change))
+
+
+def test_command_line_errors(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--run-dir", str(tmp_path / "none"), "--resume"])
+    assert exc.value.code == 2 and "no checkpoint at" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--policy-target", "counts", "--run-dir", str(tmp_path / "x")])
+    assert "--policy-target must be one of gumbel, visits" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+# ------------------------------------------------------------ a run, its checkpoint, resume
+@pytest.fixture(scope="module")
+def finished_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("az") / "run"
+    trainer = train(tiny(run_dir, total_steps=160, eval_every=5))
+    return run_dir, trainer
+
+
+def test_tiny_run_writes_metrics_and_a_checkpoint_that_plays(finished_run):
+    run_dir, trainer = finished_run
+    rows = read_metrics(run_dir)
+    assert len(rows) == trainer.update == 10 and trainer.global_step == 160
+    assert float(rows[-1]["gradient_steps"]) > 0 and any(math.isfinite(float(r["value_loss"])) for r in rows)
+    assert "win_rate/random" in rows[-1] and float(rows[-1]["games"]) > 0
+    assert set(trainer.profile()) == {"search", "inference", "selfplay_other", "update"}
+    assert all(trainer.profile()[k] > 0 for k in ("search", "inference", "update"))
+    az = agents.load("az", network=str(run_dir / "last.pt"), simulations=4, seed=0)
+    ppo = agents.load("ppo", path=str(run_dir / "last.pt"))
+    res = round_robin([az, ppo], make("xodd", 4), games_per_pair=2, seed=0)  # the arena checks every move
+    assert res.win_rate(0, 1)[0] in (0.0, 0.5, 1.0)
+    with pytest.raises(SystemExit):  # a run there already: neither --resume nor --overwrite
+        main(["--run-dir", str(run_dir), "--game", "xodd", "--board-size", "4"])
+
+
+def test_resume_continues_exactly(tmp_path):
+    a = train(tiny(tmp_path / "a", total_steps=96))
+    b_dir = tmp_path / "b"
+    train(tiny(b_dir, total_steps=48, checkpoint_every=2))  # stops at iteration 3 with a checkpoint
+    b = train(tiny(b_dir, total_steps=96, resume=True))
+    assert (a.global_step, a.update, a.counters["gradient_steps"]) == (b.global_step, b.update,
+                                                                       b.counters["gradient_steps"])
+    for k, v in a.net.state_dict().items():
+        torch.testing.assert_close(b.net.state_dict()[k], v, rtol=0, atol=0)
+    np.testing.assert_array_equal(a.buffer.policy[:len(a.buffer)], b.buffer.policy[:len(b.buffer)])
+    # (the interrupted run evaluated at its stop, the uninterrupted one not: the evaluations are left out)
+    rows = [[{k: v for k, v in r.items() if not k.startswith("win_rate/")} for r in read_metrics(d)]
+            for d in (tmp_path / "a", b_dir)]
+    assert len(rows[0]) == 6 and rows[0] == rows[1]
+
+
+def test_corrupt_checkpoint_is_refused(finished_run, tmp_path, capsys):
+    run_dir, _ = finished_run
+    broken = tmp_path / "run"
+    broken.mkdir()
+    data = bytearray((run_dir / "last.pt").read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (broken / "last.pt").write_bytes(bytes(data))
+    with pytest.raises(SystemExit) as exc:
+        main(["--run-dir", str(broken), "--resume"])
+    assert exc.value.code == 2 and "corrupt" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ the replay buffer
+def random_positions(game, n, rng):
+    """Planes, masks and a random policy over the legal actions of ``n`` positions of random games."""
+    r = game.compiled()
+    planes, masks = [], []
+    s = r.new_state(r.tables)
+    actions = np.zeros(r.num_actions, np.int32)
+    while len(planes) < n:
+        if r.is_terminal(s, r.tables):
+            s = r.new_state(r.tables)
+        obs = np.zeros((r.num_planes, r.height * r.width), np.int8)
+        r.observe(s, r.tables, r.to_move(s, r.tables), obs)
+        mask = np.zeros(r.num_actions, np.int8)
+        r.legal_mask(s, r.tables, mask)
+        planes.append(obs.reshape(game.observation_shape))
+        masks.append(mask)
+        count = r.legal_actions(s, r.tables, actions)
+        r.apply(s, r.tables, int(actions[rng.integers(count)]))
+    masks = np.stack(masks)
+    policy = rng.random(masks.shape).astype(np.float32) * masks
+    return np.stack(planes), masks, policy / policy.sum(1, keepdims=True)
+
+
+@pytest.mark.parametrize("game", [make("xodd", 5), make("yodd", 4)], ids=lambda g: g.label)
+def test_replay_symmetries_map_planes_masks_and_targets_together(game):
+    rng = np.random.default_rng(0)
+    planes, masks, policy = random_positions(game, 40, rng)
+    value = rng.choice([-1.0, 1.0], size=40).astype(np.float32)
+    buffer = ReplayBuffer(32, game.observation_shape, game.num_actions)
+    buffer.add(planes[:24], masks[:24], policy[:24], value[:24])
+    buffer.add(planes[24:], masks[24:], policy[24:], value[24:])  # 40 into 32: the oldest 8 overwritten
+    assert len(buffer) == 32 and buffer.added == 40 and buffer.next == 8
+    group = symmetries(game)
+    out = buffer.sample(64, np.random.default_rng(1), group)
+    again = np.random.default_rng(1)
+    rows, which = again.integers(32, size=64), again.integers(len(group), size=64)
+    stored = np.where(np.arange(32) < buffer.next, np.arange(32) + 32, np.arange(32))  # row -> position: 0..7 hold 32..39
+    assert len(set(which)) > 3
+    for k in range(64):
+        i, s = stored[rows[k]], group[which[k]]
+        np.testing.assert_array_equal(out[0][k], s.map_planes(planes[i]))
+        np.testing.assert_array_equal(out[1][k], s.map_mask(masks[i]))
+        np.testing.assert_array_equal(out[2][k], s.map_mask(policy[i]))
+        assert out[3][k] == value[i]
+    legal = out[1].astype(bool)
+    assert (out[2][~legal] == 0).all() and np.allclose(out[2].sum(1), 1.0)
+    state = buffer.state_dict()
+    copy = ReplayBuffer(32, game.observation_shape, game.num_actions)
+    copy.load_state_dict(state)
+    assert (copy.next, copy.added) == (buffer.next, buffer.added) and (copy.planes == buffer.planes).all()
+    with pytest.raises(ValueError, match="does not fit"):
+        ReplayBuffer(16, game.observation_shape, game.num_actions).load_state_dict(state)
+
+
+# ------------------------------------------------------------ targets
+@pytest.mark.parametrize("target", ["gumbel", "visits"])
+def test_policy_targets_are_distributions_over_legal_actions(target):
+    args = tiny("unused", policy_target=target, full_search_prob=1.0, num_games=3)
+    game = make("xodd", 4)
+    net = PolicyValueNet(NetConfig.for_game(game, channels=8, blocks=1))
+    selfplay = AZSelfPlay(args, game, seed=0)
+    out = selfplay.play(net, 40, np.random.default_rng(0), torch.device("cpu"), 1)
+    assert out["games"] >= 3 and len(out["value"]) > 0
+    legal = out["mask"].astype(bool)
+    assert np.allclose(out["policy"].sum(1), 1.0, atol=1e-5) and (out["policy"][~legal] == 0).all()
+    assert set(np.unique(out["value"])) <= {-1.0, 1.0}
+
+
+def test_value_targets_follow_the_player_to_move_when_one_moves_twice():
+    game = make("xodd", 4)
+    r = game.compiled()
+    selfplay = AZSelfPlay(tiny("unused"), game, seed=0)
+    s = r.new_state(r.tables)
+    actions = np.zeros(r.num_actions, np.int32)
+    rng = np.random.default_rng(3)
+    movers = []
+    while not r.is_terminal(s, r.tables):
+        movers.append(int(r.to_move(s, r.tables)))
+        selfplay._record(1, s.copy(), np.full(r.num_actions, 1.0 / r.num_actions, np.float32))
+        count = r.legal_actions(s, r.tables, actions)
+        r.apply(s, r.tables, int(actions[rng.integers(count)]))
+    assert any(a == b for a, b in zip(movers, movers[1:]))  # someone moved twice in a row
+    returns = r.returns(s, r.tables)
+    winner = 0 if returns[0] > 0 else 1
+    out = selfplay._finish(1, returns)
+    np.testing.assert_array_equal(out["value"], [1.0 if m == winner else -1.0 for m in movers])
+    assert not selfplay.pending["game"]
+
+
+def test_init_from_takes_the_source_architecture(tmp_path):
+    trainer = AZTrainer(tiny(tmp_path / "run", board_size=7, init_from="xodd7", channels=4, blocks=9))
+    assert (trainer.config.channels, trainer.config.blocks) == (32, 3) and trainer.init_sha256
+    with pytest.raises(ValueError, match="plays yodd"):
+        AZTrainer(tiny(tmp_path / "run", board_size=7, init_from="yodd6"))
+
+
+def test_documented_commands_parse():
+    """The commands of docs/alphazero.md pass the trainer's checks (--help aside)."""
+    import re
+    import shlex
+    from pathlib import Path
+
+    from agents.train.az_args import AZ_COMMAND
+    from agents.train.ppo_args import parse_args
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "alphazero.md").read_text(encoding="utf-8")
+    commands = re.findall(r"python -m agents\.alphazero(?: +[^\s`|]+)+", text.replace("\\\n", " "))
+    runs = [c for c in commands if "--help" not in c]
+    assert len(runs) >= 3 and any("--game yinsh" in c for c in runs), commands
+    for command in runs:
+        args = parse_args(shlex.split(command)[3:], AZ_COMMAND)
+        validate_args(args)
