@@ -47,8 +47,8 @@ class Args:
     """simulations of a fast search (playout-cap randomisation: the move is played, not recorded)"""
     full_search_prob: float = 0.25
     """probability that a move gets a full search and is recorded (1: every move, no fast searches)"""
-    policy_target: str = "gumbel"
-    """the policy target: gumbel (a Gumbel root search; target softmax(logits + sigma(completed q))) or visits (a PUCT search with Dirichlet root noise; target the root's visit shares)"""
+    policy_target: str = "visits"
+    """the policy target: visits (a PUCT search with Dirichlet root noise; target the root's visit shares; the better of the two in docs/alphazero.md's comparison) or gumbel (a Gumbel root search; target softmax(logits + sigma(completed q)))"""
     considered: int = 16
     """with --policy-target gumbel: actions considered at the root (sequential halving over them)"""
     c_puct: float = 1.0
