@@ -146,7 +146,7 @@ def test_documented_training_commands_parse_and_their_opponents_play_the_game(tm
     command keeps the default --eval-opponents, which leaves greedy out there)."""
     import shlex
 
-    from agents.train.ppo import build_agents, eval_opponents, game_of, parse_args, validate_args
+    from agents.train.ppo import build_agents, eval_opponents, game_of, games_of, parse_args, validate_args
 
     commands = _documented_ppo_commands()
     assert any("--game yinsh" in c for c in commands) and len(commands) >= 4, commands
@@ -162,7 +162,9 @@ def test_documented_training_commands_parse_and_their_opponents_play_the_game(tm
         seen_games.add(game.name)
         for text, what in ((eval_opponents(args.eval_opponents, game), "--eval-opponents"),
                            (args.scripted_opponents, "--scripted-opponents")):
-            build_agents(text, game, what)  # raises ValueError naming the spec that cannot play
+            # raises ValueError naming the spec that plays none of the run's boards (a per-size network
+            # plays its own board's lane of a run over several sizes)
+            build_agents(text, games_of(args), what)
     assert seen_games == {"xodd", "yodd", "yinsh"}, seen_games
 
 
