@@ -55,6 +55,7 @@ def read_metrics(run_dir):
     ({"board_size": 40}, "--game xodd --board-size 40: Xodd board_size must be from 2 to 19"),
     ({"min_buffer": 1024}, "--min-buffer .1024. must be at most --buffer-size"),
     ({"eval_games": 3}, "--eval-games must be even"),
+    ({"eval_opening": -1}, "--eval-opening"),
     ({"resume": True, "overwrite": True}, "not both"),
 ])
 def test_bad_arguments_are_refused(tmp_path, change, message):

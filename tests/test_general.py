@@ -366,3 +366,32 @@ def test_the_benchmark_prints_the_table_of_every_size(general_runs, tmp_path, ca
             bench.main(argv)
         err = capsys.readouterr().err
         assert exc.value.code == 2 and message in err, err
+
+
+def test_eval_opening_opens_the_evaluation_games_and_may_change_on_resume(tmp_path, monkeypatch):
+    """--eval-opening reaches the arena's opening; a deterministic network against greedy then plays
+    varied games; a resumed run may change it; a negative count is refused."""
+    import agents.arena as arena
+
+    calls = []
+    real = arena.round_robin
+    monkeypatch.setattr(arena, "round_robin", lambda *a, **kw: calls.append(kw.get("opening")) or real(*a, **kw))
+    run = dict(eval_every=1, eval_games=8, eval_opponents="greedy", total_steps=16 * 8)
+    train(general_args(tmp_path, eval_opening=3, **run))
+    assert calls and set(calls) == {3}
+    resumed = train(general_args(tmp_path, eval_opening=0, resume=True, **{**run, "total_steps": 16 * 8 * 2}))
+    assert resumed.args.eval_opening == 0 and calls[-1] == 0
+    with pytest.raises(ValueError, match="--eval-opening"):
+        Trainer(general_args(tmp_path / "bad", eval_opening=-1))
+    one, other = (PPOAgent_of(Trainer(small_args(tmp_path / f"x4-{seed}", seed=seed))) for seed in (1, 2))
+    distinct = []
+    for opening in (0, 4):  # two deterministic networks: the same two games over and over, unless opened
+        res = real([one, other], "xodd", 4, games_per_pair=8, seed=0, progress=False, opening=opening)
+        distinct.append(len({tuple(g.actions) for g in res.games}))
+    assert distinct[0] <= 2 < distinct[1], distinct
+
+
+def PPOAgent_of(trainer):
+    from agents.players.network_player import PPOAgent
+
+    return PPOAgent(network=trainer.net, greedy=True, threads=1)

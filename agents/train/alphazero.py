@@ -186,7 +186,7 @@ class AZTrainer:
         """Win rate of the network's policy (its most probable legal action, no search) against each
         evaluation opponent (:func:`~agents.train.evaluation.evaluate`)."""
         return evaluate(self.net, [self.game], self.eval_agents, self.args.eval_games if games is None else games,
-                        self.args.seed + self.update, self.args.threads, progress)
+                        self.args.seed + self.update, self.args.threads, progress, opening=self.args.eval_opening)
 
     def profile(self) -> dict[str, float]:
         """Seconds per 1,000 self-play moves of each part of :data:`PROFILE` over the whole run."""

@@ -93,6 +93,8 @@ class Args:
     """evaluation games per opponent (half with each colour)"""
     eval_opponents: str = "auto"
     """comma-separated agent specs the network's policy (no search) is evaluated against; auto: random,greedy on Xodd and Yodd, random on YINSH"""
+    eval_opening: int = 0
+    """random legal actions that open every evaluation game (the two games of a pair that swap colours share theirs): varied games between deterministic players, which without it play the same two games over and over"""
     checkpoint_every: int = 20
     """iterations between checkpoints"""
     milestones: str = ""
@@ -110,6 +112,7 @@ class Args:
 
 
 MUTABLE_ON_RESUME = ("total_steps", "total_minutes", "eval_every", "eval_games", "eval_opponents",
+                     "eval_opening",
                      "checkpoint_every", "milestones", "lr", "threads", "device", "progress", "tensorboard")
 """Arguments a resumed run may change; every other saved argument must stay as it was."""
 
@@ -128,7 +131,8 @@ _RANGES: dict[str, tuple[float, float, bool]] = {
     "lr": (0, math.inf, True), "weight_decay": (0, math.inf, False), "vf_coef": (0, math.inf, False),
     "max_grad_norm": (0, math.inf, True), "minibatch_size": (1, 1 << 16, False),
     "replay_ratio": (0, 1000, True), "buffer_size": (1, MAX_BUFFER, False), "min_buffer": (1, MAX_BUFFER, False),
-    "eval_every": (0, math.inf, False), "eval_games": (2, MAX_GAMES, False), "checkpoint_every": (1, math.inf, False),
+    "eval_every": (0, math.inf, False), "eval_opening": (0, 1 << 10, False),
+    "eval_games": (2, MAX_GAMES, False), "checkpoint_every": (1, math.inf, False),
 }
 
 

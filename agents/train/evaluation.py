@@ -20,9 +20,10 @@ def metric_name(spec: str, game: Game, sizes: int) -> str:
 
 
 def evaluate(net: PolicyValueNet, games: Sequence[Game], opponents: Sequence[tuple[str, Agent]], n_games: int,
-             seed: int, threads: int, progress: bool = False) -> dict[str, float]:
+             seed: int, threads: int, progress: bool = False, opening: int = 0) -> dict[str, float]:
     """Win rate of ``net`` (its most probable legal action) against each opponent ``(spec, agent)``
-    on each of ``games``, ``n_games`` games per pair (half with each colour, seeded by ``seed``),
+    on each of ``games``, ``n_games`` games per pair (half with each colour, seeded by ``seed``; each
+    opened by ``opening`` random legal actions, shared by the two games that swap colours),
     by :func:`metric_name`; an opponent that does not play a board (a per-size network on another
     size) is left out on that board.
 
@@ -41,7 +42,7 @@ def evaluate(net: PolicyValueNet, games: Sequence[Game], opponents: Sequence[tup
             if not plays(agent, game):  # a per-size network is measured on its own board only
                 continue
             res = round_robin([player, agent], game, games_per_pair=n_games, seed=seed, progress=progress,
-                              labels=["ppo", spec])
+                              labels=["ppo", spec], opening=opening)
             rate, _, _, _ = res.win_rate(0, 1)
             results[metric_name(spec, game, len(games))] = float(rate)
     return results

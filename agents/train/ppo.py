@@ -316,7 +316,7 @@ class Trainer:
         """Win rate of the current network (greedy policy) against each evaluation opponent on each
         board size, with the arena (:func:`~agents.train.evaluation.evaluate`)."""
         return evaluate(self.net, self.games, self.eval_agents, self.args.eval_games if games is None else games,
-                        self.args.seed + self.update, self.args.threads, progress)
+                        self.args.seed + self.update, self.args.threads, progress, opening=self.args.eval_opening)
 
     def checkpoint(self) -> tuple[dict[str, Any], dict[str, Any]]:
         """(metadata, data) of a checkpoint: everything needed to rebuild the agent and resume exactly."""

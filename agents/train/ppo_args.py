@@ -101,6 +101,8 @@ class Args:
     """evaluation games per opponent (half with each colour)"""
     eval_opponents: str = "auto"
     """comma-separated agent specs to evaluate against (e.g. random,greedy,mcts:simulations=100,c=1.4); auto: random,greedy on Xodd and Yodd, random on YINSH (greedy plays Xodd and Yodd only)"""
+    eval_opening: int = 0
+    """random legal actions that open every evaluation game (the two games of a pair that swap colours share theirs): varied games between deterministic players, which without it play the same two games over and over"""
     checkpoint_every: int = 20
     """updates between checkpoints"""
     milestones: str = ""
@@ -118,6 +120,7 @@ class Args:
 
 
 MUTABLE_ON_RESUME = ("total_steps", "total_minutes", "eval_every", "eval_games", "eval_opponents",
+                     "eval_opening",
                      "checkpoint_every", "milestones", "lr", "threads", "device", "progress", "tensorboard")
 """Arguments a resumed run may change; every other saved argument must stay as it was."""
 RUN_CONTROL = ("run_dir", "resume", "overwrite")
@@ -276,7 +279,8 @@ _RANGES: dict[str, tuple[float, float, bool]] = {
     "clip_coef": (0, math.inf, True), "ent_coef": (0, math.inf, False), "vf_coef": (0, math.inf, False),
     "max_grad_norm": (0, math.inf, True), "target_kl": (0, math.inf, False), "latest_prob": (0, 1, False),
     "scripted_prob": (0, 1, False), "snapshot_every": (1, math.inf, False), "pool_size": (1, 1000, False),
-    "eval_every": (0, math.inf, False), "eval_games": (1, MAX_GAMES, False), "checkpoint_every": (1, math.inf, False),
+    "eval_every": (0, math.inf, False), "eval_opening": (0, 1 << 10, False),
+    "eval_games": (1, MAX_GAMES, False), "checkpoint_every": (1, math.inf, False),
 }
 
 
