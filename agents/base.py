@@ -112,7 +112,6 @@ def check_board(agent: Agent, game: Game, label: str | None = None) -> None:
         raise ValueError(f"agent {label or agent.label!r} cannot play {game.label}: {reason}")
 
 
-
 def plays(agent: Agent, game: Game) -> bool:
     """Whether ``agent`` plays ``game``: :func:`check_board` passes (a per-size network plays its own
     board only, greedy Xodd and Yodd only)."""
@@ -121,6 +120,7 @@ def plays(agent: Agent, game: Game) -> bool:
     except ValueError:
         return False
     return True
+
 
 class Agent:
     """Base class of all players: override :meth:`act` (and :meth:`reset` if stateful).
