@@ -71,7 +71,8 @@ class PretrainedNetwork:
     """For a network whose value was refit on its own games, the ``python -m agents.refit`` command that
     made the shipped file from the trained one (see :mod:`agents.train.refit`); empty otherwise."""
     strength: tuple[dict[str, Any], ...] = field(default=())
-    """Arena results: dicts with ``opponent``, ``games``, ``win_rate``, ``ci_low``, ``ci_high``."""
+    """Arena results: dicts with ``opponent``, ``games``, ``win_rate``, ``ci_low``, ``ci_high`` (and for a
+    general network ``board_size``, ``opening``: ``benchmarks/bench_general.py --record``)."""
     search_path: Path | None = None
     """The network that guides ``agents.load("mcts", network=NAME)`` when it is not the player's own:
     the player's network with its value refit on its own games (:mod:`agents.train.refit`), where that refit
@@ -87,6 +88,12 @@ class PretrainedNetwork:
     """The board sizes a general network was trained on (empty for a per-size network)."""
 
     @property
+    def stages(self) -> tuple[str, ...]:
+        """The training commands in order: :attr:`command` split at ``" && "`` (a network trained in
+        stages, each stage ``--init-from`` the previous one's ``--run-dir``; one command otherwise)."""
+        return tuple(part.strip() for part in self.command.split(" && "))
+
+    @property
     def label(self) -> str:
         """``"yodd 6"``, ``"yinsh blitz"``, ``"xodd, every size"``: the game and board in words."""
         if self.game == "yinsh":
@@ -96,11 +103,14 @@ class PretrainedNetwork:
         return f"{self.game} {self.board_size}"
 
     def table(self) -> str:
-        """The strength table as Markdown (opponent, win rate, 95% interval, games)."""
-        lines = ["| opponent | win rate | 95% CI | games |", "|---|---:|---|---:|"]
+        """The strength table as Markdown (opponent, win rate, 95% interval, games; a general network's
+        rows start with their board)."""
+        board = "| board " if self.general else ""
+        lines = [f"{board}| opponent | win rate | 95% CI | games |", "|---" * self.general + "|---|---:|---|---:|"]
         for row in self.strength:
-            lines.append(f"| {row['opponent']} | {row['win_rate']:.3f} | [{row['ci_low']:.3f}, {row['ci_high']:.3f}] "
-                         f"| {row['games']} |")
+            where = f"| {self.game} {row.get('board_size', '?')} " if self.general else ""
+            lines.append(f"{where}| {row['opponent']} | {row['win_rate']:.3f} | [{row['ci_low']:.3f}, "
+                         f"{row['ci_high']:.3f}] | {row['games']} |")
         return "\n".join(lines)
 
 

@@ -12,8 +12,14 @@ For each board size (by default Xodd 5 to 14, Yodd 3 to 10) the network plays, w
 interval, and the network's ms per move. ``--opening N`` starts every pair of games from N random
 legal actions (the networks and greedy are deterministic: without openings the games of each
 colour repeat). ``--journal-dir`` journals every row's games as they end
-(``DIR/SIZE-vs-SPEC.jsonl``); with ``--resume`` a stopped measurement continues from them.
+(``DIR/SIZE-vs-SPEC.jsonl``); with ``--resume`` a stopped measurement continues from them, and
+``--games`` may grow (the journaled games are kept, the rest played).
 A per-size checkpoint is measured on its own board only.
+
+``--record`` writes every finished row into the package's index as a strength row of the shipped
+network that ``--checkpoint`` names (``xodd``, ``yodd``), with its board, opening and seed, replacing
+the row of the same board and opponent; ``python benchmarks/pretrained.py table`` then prints it.
+Rows measured from journals alone cost no games: ``--resume --record`` records a finished measurement.
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from _args import nonneg_int, positive_int  # noqa: E402
+from pretrained import opponent_order, write_index  # noqa: E402  (benchmarks/pretrained.py)
 
 DEFAULT_SIZES = {"xodd": (5, 14), "yodd": (3, 10)}
 """The sizes of the issue's table: Xodd 5 to 14, Yodd bases 3 to 10."""
@@ -62,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--workers", type=positive_int, default=1, help="processes playing games")
     p.add_argument("--journal-dir", default=None, help="journal every row's games here (DIR/SIZE-vs-SPEC.jsonl)")
     p.add_argument("--resume", action="store_true", help="continue the rows from their journals in --journal-dir")
+    p.add_argument("--record", action="store_true",
+                   help="write every row into the index as a strength row of the shipped network --checkpoint names")
+    p.add_argument("--folder", type=Path, default=None, help="networks folder of --record (default: the package's)")
     return p
 
 
@@ -77,6 +87,14 @@ def plan(args: argparse.Namespace) -> tuple[object, list[tuple[object, str]]]:
         raise ValueError(f"--games must be even (half with each colour), got {args.games}")
     if args.resume and not args.journal_dir:
         raise ValueError("--resume continues the rows from their journals: give --journal-dir too")
+    if args.record:
+        shipped = {net.name: net for net in agents.pretrained_networks(args.folder)}
+        if args.checkpoint not in shipped:
+            raise ValueError(f"--record writes into the index of a shipped network: --checkpoint must name one "
+                             f"({', '.join(sorted(shipped)) or 'none'}), got {args.checkpoint!r}")
+        args.record_as = args.checkpoint
+        if args.folder is not None:  # the file of that folder's index, not the package's network of that name
+            args.checkpoint = str(shipped[args.checkpoint].path)
     try:
         player = agents.load("ppo", path=args.checkpoint, greedy=True)
     except FileNotFoundError as err:
@@ -137,9 +155,29 @@ def measure(args: argparse.Namespace, player: object, rows: list[tuple[object, s
         row = {"board": game.label, "opponent": spec, "games": int(n), "win_rate": float(rate), "ci_low": float(lo),
                "ci_high": float(hi), "ms_per_move": float(res.ms_per_move[0]), "seconds": time.perf_counter() - t0}
         out.append(row)
+        if args.record:
+            record(args, game, spec, row)
         print(f"| {row['board']} | `{spec}` | {n} | {rate:.1%} | [{lo:.1%}, {hi:.1%}] | {row['ms_per_move']:.1f} |",
               flush=True)
     return out
+
+
+def record(args: argparse.Namespace, game: object, spec: str, row: dict) -> None:
+    """Write one measured row into the index entry of the shipped network ``args.checkpoint`` (read
+    again first: another measurement may have written meanwhile), replacing its row of that board
+    and opponent. Rates unrounded, as ``benchmarks/pretrained.py measure`` writes them."""
+    from agents.pretrained import _read_index as read_index
+    from agents.pretrained import network_dir
+
+    folder = args.folder or network_dir()
+    name = args.record_as
+    index = read_index(folder)
+    new = {"board_size": int(game.size), "opponent": spec, "games": row["games"], "win_rate": row["win_rate"],
+           "ci_low": row["ci_low"], "ci_high": row["ci_high"], "opening": args.opening, "seed": args.seed,
+           "ms_per_move": round(row["ms_per_move"], 2)}
+    rows = [r for r in index[name].get("strength", []) if (r.get("board_size"), r["opponent"]) != (game.size, spec)]
+    index[name]["strength"] = sorted(rows + [new], key=lambda r: (r.get("board_size", 0), opponent_order(r)))
+    write_index(folder, index)
 
 
 def main(argv: list[str] | None = None) -> int:

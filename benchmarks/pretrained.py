@@ -204,9 +204,10 @@ def table(folder: Path) -> str:
     lines = ["| network | game | steps | minutes | opponent | win rate | 95% CI | games |",
              "|---|---|---:|---:|---|---:|---|---:|"]
     for net in pretrained_networks(folder):
-        for row in sorted(net.strength, key=opponent_order):
+        for row in sorted(net.strength, key=lambda r: (r.get("board_size", 0), opponent_order(r))):
             minutes = f"{net.train_minutes:.0f}" + (" + refit" if net.refit_command else "")
-            lines.append(f"| `{net.name}` | {net.label} | {net.global_step:,} | {minutes} | "
+            board = f"{net.game} {row['board_size']}" if net.general else net.label  # a general network: per board
+            lines.append(f"| `{net.name}` | {board} | {net.global_step:,} | {minutes} | "
                          f"{row['opponent']} | {row['win_rate']:.3f} | [{row['ci_low']:.3f}, {row['ci_high']:.3f}] "
                          f"| {row['games']} |")
     return "\n".join(lines)

@@ -136,7 +136,8 @@ def _documented_ppo_commands() -> list[str]:
     commands = [m.group(0) for m in re.finditer(r"python -m agents\.ppo(?: +[^\s`|]+)+", text)]
     index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
     rows = index.values() if isinstance(index, dict) else index
-    commands += [row["command"] for row in rows if isinstance(row, dict) and "agents.train.ppo" in str(row.get("command"))]
+    commands += [stage for row in rows if isinstance(row, dict)  # a network trained in stages: each stage
+                 for stage in str(row.get("command", "")).split(" && ") if "agents.ppo" in stage]
     return commands
 
 

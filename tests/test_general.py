@@ -335,15 +335,20 @@ def test_checkpoints_written_before_general_networks_load_and_resume(tmp_path):
 
 
 # ------------------------------------------------------------ the benchmark
-def _bench_general():
-    sys.path.insert(0, str(ROOT / "benchmarks"))  # the script imports its _args helpers from there
+def _script(name):
+    """The script benchmarks/NAME.py as a module (it imports its helpers from its folder)."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
     try:
-        spec = importlib.util.spec_from_file_location("bench_general", ROOT / "benchmarks" / "bench_general.py")
+        spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
     finally:
         sys.path.remove(str(ROOT / "benchmarks"))
     return module
+
+
+def _bench_general():
+    return _script("bench_general")
 
 
 def test_the_benchmark_prints_the_table_of_every_size(general_runs, tmp_path, capsys):
@@ -366,6 +371,34 @@ def test_the_benchmark_prints_the_table_of_every_size(general_runs, tmp_path, ca
             bench.main(argv)
         err = capsys.readouterr().err
         assert exc.value.code == 2 and message in err, err
+
+
+def test_the_benchmark_records_its_rows_in_the_index_of_a_shipped_general_network(general_runs, tmp_path, capsys):
+    """--record: each row lands in the index as a strength row with its board, replacing the row of that
+    board and opponent; the strength table prints it per board; a checkpoint that is not a shipped
+    network's name is refused before any game."""
+    bench = _bench_general()
+    shipping = _script("pretrained")
+    folder = tmp_path / "networks"
+    folder.mkdir()
+    assert shipping.main(["--folder", str(folder), "add", "xg", str(general_runs["xodd"]), "--command",
+                          "python -m agents.ppo --game xodd --board-sizes 4,5"]) == 0
+    argv = ["--checkpoint", "xg", "--folder", str(folder), "--record", "--opponents", "random", "--no-per-size",
+            "--games", "2", "--opening", "1", "--journal-dir", str(tmp_path / "j")]
+    assert bench.main([*argv, "--sizes", "4,6"]) == 0
+    assert bench.main([*argv, "--sizes", "4", "--games", "4", "--resume"]) == 0  # 2 journaled games kept, 2 played
+    capsys.readouterr()
+    (net,) = pre.pretrained_networks(folder)
+    assert [(r["board_size"], r["opponent"], r["games"], r["opening"]) for r in net.strength] == \
+        [(4, "random", 4, 1), (6, "random", 2, 1)]
+    assert net.table().splitlines()[2].startswith("| xodd 4 | random |")
+    assert shipping.main(["--folder", str(folder), "table"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| `xg`")]
+    assert [r.split(" | ")[1] for r in rows] == ["xodd 4", "xodd 6"]
+    with pytest.raises(SystemExit) as exc:
+        bench.main(["--checkpoint", str(general_runs["xodd"]), "--folder", str(folder), "--record"])
+    assert exc.value.code == 2 and "--record writes into the index of a shipped network" in capsys.readouterr().err
+    assert len(pre.pretrained_networks(folder)[0].strength) == 2
 
 
 def test_eval_opening_opens_the_evaluation_games_and_may_change_on_resume(tmp_path, monkeypatch):

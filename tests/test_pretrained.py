@@ -66,12 +66,20 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
     from agents.train.ppo import parse_args
 
     net = {n.name: n for n in SHIPPED}[name]
-    argv = shlex.split(net.command)
-    assert argv[:3] == ["python", "-m", "agents.ppo"]
-    given = parse_args(argv[3:])
+    stages = []
+    for command in net.stages:  # a network trained in stages: each command parses, the last made the file
+        argv = shlex.split(command)
+        assert argv[:3] == ["python", "-m", "agents.ppo"] and "&&" not in argv, command
+        stages.append(parse_args(argv[3:]))
+    given = stages[-1]
+    for before, after in zip(stages, stages[1:]):  # each stage starts from the network the one before made
+        assert after.init_from == f"{before.run_dir}/last.pt", (before.run_dir, after.init_from)
     meta = ckpt_io.read_metadata(net.path)
     trained = {"init_from": "", **meta["args"]}  # (runs from before --init-from started from random weights)
-    assert {k: getattr(given, k) for k in RECIPE} == {k: trained[k] for k in RECIPE}
+    recipe = RECIPE + (("board_sizes", "size_weights") if net.general else ())
+    if len(stages) > 1:  # the run read the first stage's network from a copy of its last.pt (its own path)
+        recipe = tuple(k for k in recipe if k != "init_from")
+    assert {k: getattr(given, k) for k in recipe} == {k: trained[k] for k in recipe}
     assert given.total_steps >= net.global_step
     # A network whose value was refit (agents.train.refit): its second command is the refit recorded in the file.
     assert bool(net.refit_command) == ("refit" in meta)
@@ -100,13 +108,19 @@ def test_each_shipped_network_plays_legal_moves_and_beats_random(name):
     assert player.pretrained == name and player.options["pretrained"] == name
     net = {n.name: n for n in SHIPPED}[name]
     game = make_game(net.game, net.board_size or None, net.variant)
-    assert player.game is game
-    state, rng = game.new_state(), np.random.default_rng(0)
-    while not state.is_terminal:  # legal moves throughout a game against random
-        mask = state.legal_action_mask().astype(bool)
-        action = player.act(state) if state.to_move == 0 else int(rng.choice(np.flatnonzero(mask)))
-        assert mask[action]
-        state.apply(action)
+    if net.general:  # every size of its game: the first, a middle and the last it was trained on, and one below
+        assert player.game is None and player.general and len(net.board_sizes) >= 3
+        sizes = sorted({net.board_sizes[0] - 1, *net.board_sizes[::2], net.board_sizes[-1]})
+    else:
+        assert player.game is game
+        sizes = [net.board_size]
+    for size in sizes:
+        state, rng = make_game(net.game, size or None, net.variant).new_state(), np.random.default_rng(size)
+        while not state.is_terminal:  # legal moves throughout a game against random
+            mask = state.legal_action_mask().astype(bool)
+            action = player.act(state) if state.to_move == 0 else int(rng.choice(np.flatnonzero(mask)))
+            assert mask[action]
+            state.apply(action)
     res = round_robin([player, "random"], net.game, net.board_size or None, games_per_pair=6, seed=1, progress=False)
     assert res.win_rate(0, 1)[0] >= 5 / 6
 
