@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from _args import nonneg_int, positive_int  # noqa: E402
-from pretrained import opponent_order, write_index  # noqa: E402  (benchmarks/pretrained.py)
+from pretrained import opponent_order, read_index, write_index  # noqa: E402  (benchmarks/pretrained.py)
 
 DEFAULT_SIZES = {"xodd": (5, 14), "yodd": (3, 10)}
 """The sizes of the issue's table: Xodd 5 to 14, Yodd bases 3 to 10."""
@@ -163,10 +163,9 @@ def measure(args: argparse.Namespace, player: object, rows: list[tuple[object, s
 
 
 def record(args: argparse.Namespace, game: object, spec: str, row: dict) -> None:
-    """Write one measured row into the index entry of the shipped network ``args.checkpoint`` (read
+    """Write one measured row into the index entry of the shipped network ``args.record_as`` (read
     again first: another measurement may have written meanwhile), replacing its row of that board
     and opponent. Rates unrounded, as ``benchmarks/pretrained.py measure`` writes them."""
-    from agents.pretrained import _read_index as read_index
     from agents.pretrained import network_dir
 
     folder = args.folder or network_dir()
