@@ -21,6 +21,7 @@ continues with the same command and ``--resume``; a journal that holds games is 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import re
 import sys
@@ -38,6 +39,29 @@ from agents.pretrained import _read_index as read_index  # noqa: E402  (the pack
 
 def write_index(folder: Path, index: dict) -> None:
     write_atomic(folder / INDEX_NAME, json.dumps(index, indent=1, sort_keys=True) + "\n", what="index")
+
+
+LOCK_NAME = ".index.lock"  # beside the index (ignored by git): serialises the read-modify-writes of it
+
+
+@contextlib.contextmanager
+def locked_index(folder: Path):
+    """Hold an exclusive lock on ``folder``'s index while the block reads and rewrites it.
+
+    Several measurements recording at once (two ``bench_general.py --record`` or ``measure``
+    processes) each read the index, change their rows and write it back; without the lock the last
+    writer drops the rows the others wrote meanwhile. The lock is :func:`fcntl.flock` on
+    ``folder/.index.lock``; a second process waits for it (the block is a read and a write). On a
+    system without ``fcntl`` (Windows) nothing is locked."""
+    folder = Path(folder)
+    with open(folder / LOCK_NAME, "ab") as f:
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not on POSIX
+            yield
+            return
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX)  # released when the file closes, or the process ends
+        yield
 
 
 def check_name(name: str) -> str:
@@ -71,20 +95,21 @@ def add(name: str, src: str, command: str, folder: Path, refit_command: str = ""
     else:
         dst = ckpt_io.export(src, folder / f"{name}.pt")
     meta = ckpt_io.read_metadata(dst)
-    index = read_index(folder)
-    old = index.get(name, {})
-    index[name] = {
-        "file": dst.name, "game": meta["game"], "board_size": meta["board_size"], "variant": meta.get("variant", ""),
-        "sha256": meta["sha256"], "global_step": int(meta["global_step"]),
-        "train_minutes": round(float(meta["train_seconds"]) / 60, 1), "command": command,
-        **({"refit_command": refit_command} if refit_command else {}),
-        "net_config": {k: meta["net_config"][k] for k in ("channels", "blocks")},
-        **({"general": True, "board_sizes": list(meta["board_sizes"])} if meta.get("general") is True else {}),
-        "strength": old.get("strength", []) if old.get("sha256") == meta["sha256"] else [],
-    }
-    if old.get("search") and old.get("sha256") == meta["sha256"]:  # a search network refit from this very file stays
-        index[name]["search"] = old["search"]
-    write_index(folder, index)
+    with locked_index(folder):
+        index = read_index(folder)
+        old = index.get(name, {})
+        index[name] = {
+            "file": dst.name, "game": meta["game"], "board_size": meta["board_size"], "variant": meta.get("variant", ""),
+            "sha256": meta["sha256"], "global_step": int(meta["global_step"]),
+            "train_minutes": round(float(meta["train_seconds"]) / 60, 1), "command": command,
+            **({"refit_command": refit_command} if refit_command else {}),
+            "net_config": {k: meta["net_config"][k] for k in ("channels", "blocks")},
+            **({"general": True, "board_sizes": list(meta["board_sizes"])} if meta.get("general") is True else {}),
+            "strength": old.get("strength", []) if old.get("sha256") == meta["sha256"] else [],
+        }
+        if old.get("search") and old.get("sha256") == meta["sha256"]:  # a search network refit from this very file stays
+            index[name]["search"] = old["search"]
+        write_index(folder, index)
     if old.get("search") and "search" not in index[name]:
         (folder / old["search"]["file"]).unlink(missing_ok=True)
         print(f"{name}: its search network {old['search']['file']} was refit from the replaced network: removed "
@@ -101,23 +126,26 @@ def add_search(name: str, src: str, refit_command: str, folder: Path) -> None:
 
     from agents.train import checkpoint as ckpt_io
 
-    index = read_index(folder)
-    if name not in index:
-        raise ValueError(f"no network named {name!r} in {folder}; there are: {', '.join(sorted(index)) or 'none'}")
+    if name not in read_index(folder):
+        raise ValueError(f"no network named {name!r} in {folder}; there are: "
+                         f"{', '.join(sorted(read_index(folder))) or 'none'}")
     src_meta = ckpt_io.load(src)  # verified before anything is written
     if "refit" not in src_meta:
         raise ValueError(f"{src} is not a refit network: a search network is made by python -m agents.refit {name} OUT")
-    if src_meta.get("source_sha256") != index[name]["sha256"]:
-        raise ValueError(f"{src} was refit from another network (sha256 {str(src_meta.get('source_sha256'))[:12]}), "
-                         f"not from {name} ({index[name]['sha256'][:12]}): refit {name} itself")
     if not refit_command.startswith("python -m agents.refit"):
         raise ValueError(f"--refit-command must be the python -m agents.refit command that made {src}, "
                          f"got {refit_command!r}")
-    dst = folder / f"{name}-search.pt"
-    if Path(src).resolve() != dst.resolve():
-        shutil.copyfile(src, dst)
-    index[name]["search"] = {"file": dst.name, "sha256": src_meta["sha256"], "command": refit_command}
-    write_index(folder, index)
+    with locked_index(folder):
+        index = read_index(folder)
+        sha = index.get(name, {}).get("sha256")
+        if src_meta.get("source_sha256") != sha:
+            raise ValueError(f"{src} was refit from another network (sha256 {str(src_meta.get('source_sha256'))[:12]}), "
+                             f"not from {name} ({str(sha)[:12]}): refit {name} itself")
+        dst = folder / f"{name}-search.pt"
+        if Path(src).resolve() != dst.resolve():
+            shutil.copyfile(src, dst)
+        index[name]["search"] = {"file": dst.name, "sha256": src_meta["sha256"], "command": refit_command}
+        write_index(folder, index)
     print(f"{name}: search network {dst} ({dst.stat().st_size / 1e6:.2f} MB)")
 
 
@@ -185,10 +213,11 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
               f"{kept})", flush=True)
         # Read again (another measure may have written meanwhile); only this opponent's row is replaced, so
         # a measurement stopped after it leaves the others' rows as they were.
-        index = read_index(folder)
-        rows = [r for r in index[name].get("strength", []) if r["opponent"] != spec] + [row]
-        index[name]["strength"] = sorted(rows, key=opponent_order)
-        write_index(folder, index)
+        with locked_index(folder):
+            index = read_index(folder)
+            rows = [r for r in index[name].get("strength", []) if r["opponent"] != spec] + [row]
+            index[name]["strength"] = sorted(rows, key=opponent_order)
+            write_index(folder, index)
 
 
 def opponent_order(row: dict) -> tuple:

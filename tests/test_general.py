@@ -401,6 +401,33 @@ def test_the_benchmark_records_its_rows_in_the_index_of_a_shipped_general_networ
     assert len(pre.pretrained_networks(folder)[0].strength) == 2
 
 
+RECORDER = """
+import sys, types
+from argparse import Namespace
+sys.path.insert(0, {bench!r})
+import bench_general
+folder, who, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+args = Namespace(folder=__import__("pathlib").Path(folder), record_as="xg", opening=2, seed=0)
+for size in range(n):
+    row = dict(games=2, win_rate=1.0, ci_low=0.5, ci_high=1.0, ms_per_move=1.0)
+    bench_general.record(args, types.SimpleNamespace(size=size), f"mcts:simulations={{who}}", row)
+"""
+
+
+def test_recordings_from_two_processes_at_once_keep_every_row(tmp_path):
+    """Two --record measurements writing into one index at the same time: each reads, changes and
+    writes the index under its lock, so neither drops the rows the other wrote meanwhile."""
+    folder = tmp_path / "networks"
+    folder.mkdir()
+    (folder / pre.INDEX_NAME).write_text('{"xg": {"strength": []}}')
+    code = RECORDER.format(bench=str(ROOT / "benchmarks"))
+    procs = [subprocess.Popen([sys.executable, "-c", code, str(folder), who, "60"], cwd=ROOT) for who in ("100", "200")]
+    assert [p.wait(timeout=120) for p in procs] == [0, 0]
+    rows = pre._read_index(folder)["xg"]["strength"]
+    assert sorted((r["board_size"], r["opponent"]) for r in rows) == sorted(
+        (size, f"mcts:simulations={who}") for size in range(60) for who in ("100", "200"))
+
+
 def test_eval_opening_opens_the_evaluation_games_and_may_change_on_resume(tmp_path, monkeypatch):
     """--eval-opening reaches the arena's opening; a deterministic network against greedy then plays
     varied games; a resumed run may change it; a negative count is refused."""
