@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import pickle
 
 import numpy as np
@@ -216,3 +217,49 @@ def test_the_names_users_imported_before_the_game_folders_still_work():
     for command in ("agents.ppo", "agents.play"):  # a kept command name, and the new package
         out = subprocess.run([sys.executable, "-m", command, "--help"], capture_output=True, text=True, timeout=300)
         assert out.returncode == 0 and f"python -m {command}" in out.stdout, (command, out.stderr[-500:])
+
+
+PLAIN_TRACE = """
+import json, sys, warnings
+import numpy as np
+warnings.simplefilter("error")  # an int8 sum that wraps warns: an error here
+warnings.filterwarnings("ignore", "overflow encountered in scalar multiply", RuntimeWarning,
+                        "odd_env.common.xorshift")  # xorshift64* multiplies modulo 2**64 on purpose
+from odd_env.game import make
+from agents.base import new_rng_state
+out = []
+for name, size in (("xodd", 13), ("yodd", 8), ("yinsh", None)):
+    g = make(name, size)
+    rng = np.random.default_rng(7)
+    p = g.new_state()
+    while not p.is_terminal:
+        legal = p.legal_actions()
+        out.append([int(a) for a in legal] if len(out) % 25 == 0 else len(legal))
+        p = p.child(int(rng.choice(legal)))
+    out.append(p.winner)
+    if g.heuristics is not None:  # the greedy rollouts and priors of the MCTS agent, from the start
+        start = g.new_state()
+        out.append([g.heuristics.rollout(start, new_rng_state(np.random.default_rng(seed)), True, 0.1)
+                    for seed in range(3)])
+        out.append([float(v) for v in g.heuristics.prior_scores(start, start.legal_actions())])
+json.dump(out, sys.stdout)
+"""
+
+
+def test_the_kernels_as_plain_python_play_as_the_compiled_ones(tmp_path):
+    """With NUMBA_DISABLE_JIT=1 the kernels run as plain Python (for debugging and coverage): random
+    games on large boards and greedy rollouts give the very same legal actions and winners as the
+    compiled kernels. (Counting a legal mask of more than 127 actions once wrapped around in int8.)"""
+    import os
+    import subprocess
+    import sys
+
+    runs = []
+    for disable in ("0", "1"):
+        env = {**os.environ, "NUMBA_DISABLE_JIT": disable}
+        done = subprocess.run([sys.executable, "-c", PLAIN_TRACE], env=env, capture_output=True, text=True,
+                              timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        runs.append(done.stdout)
+    assert runs[0] == runs[1]
+    assert max(len(x) for x in json.loads(runs[0]) if isinstance(x, list)) > 127

@@ -311,7 +311,7 @@ def legal_mask(s, n, nbr, mask):
 def _count(mask):
     c = 0
     for i in range(mask.shape[0]):
-        c += mask[i]
+        c += int(mask[i])  # int: as plain Python (NUMBA_DISABLE_JIT=1) an int8 sum would wrap at 127
     return c
 
 
