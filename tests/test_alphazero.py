@@ -11,6 +11,7 @@ torch = pytest.importorskip("torch")
 
 import agents  # noqa: E402
 from agents.arena import round_robin  # noqa: E402
+from agents.train import checkpoint as ckpt_io  # noqa: E402
 from agents.train.alphazero import AZTrainer, main, train  # noqa: E402
 from agents.train.az_args import Args, validate_args  # noqa: E402
 from agents.train.az_selfplay import AZSelfPlay  # noqa: E402
@@ -57,6 +58,12 @@ def read_metrics(run_dir):
     ({"eval_games": 3}, "--eval-games must be even"),
     ({"eval_opening": -1}, "--eval-opening"),
     ({"resume": True, "overwrite": True}, "not both"),
+    ({"board_size": 0, "board_sizes": "4,4"}, "names 4 twice"),
+    ({"board_sizes": "4,5"}, "give --board-size .4. or --board-sizes .4,5., not both"),
+    ({"board_size": 0, "board_sizes": "4,5", "size_weights": "1"}, "gives 1 weights for the 2 sizes"),
+    ({"board_size": 0, "board_sizes": "4,5", "size_weights": "1,30"}, "leaves a size without a game"),
+    ({"board_size": 0, "board_sizes": "4,5", "num_games": 1}, "leaves a size without a game"),
+    ({"game": "yinsh", "board_size": 0, "board_sizes": "4,5"}, "has one board"),
 ])
 def test_bad_arguments_are_refused(tmp_path, change, message):
     with pytest.raises(ValueError, match=message):
@@ -111,6 +118,49 @@ def test_resume_continues_exactly(tmp_path):
     rows = [[{k: v for k, v in r.items() if not k.startswith("win_rate/")} for r in read_metrics(d)]
             for d in (tmp_path / "a", b_dir)]
     assert len(rows[0]) == 6 and rows[0] == rows[1]
+
+
+def mixed(run_dir, **kw):
+    """A tiny run over Xodd 4 and 5 (one game of 4, two of 5; buffers of 171 and 341 positions)."""
+    return tiny(run_dir, **{"board_size": 0, "board_sizes": "4,5", "size_weights": "1,2", "num_games": 3,
+                            **kw})
+
+
+def test_a_run_over_several_sizes_trains_one_general_network_and_resumes_exactly(tmp_path):
+    """--board-sizes: one self-play and one replay buffer per size, games shared by --size-weights, a
+    size-general network whose checkpoint names every size, evaluation per size; resume is exact."""
+    a = train(mixed(tmp_path / "a", total_steps=96, eval_every=4))
+    assert [sp.num_games for sp in a.selfplays] == [1, 2] and [b.capacity for b in a.buffers] == [171, 341]
+    assert [sp.game.size for sp in a.selfplays] == [4, 5] and a.config.general
+    assert all(len(b) > 0 for b in a.buffers) and a.counters["gradient_steps"] > 0
+    assert {b.planes.shape[2:] for b in a.buffers} == {(4, 4), (5, 5)}
+    rows = read_metrics(tmp_path / "a")
+    assert {"win_rate/random@4", "win_rate/random@5", "games@4", "games@5", "buffer@4", "buffer@5"} <= set(rows[-1])
+    assert float(rows[-1]["games@4"]) + float(rows[-1]["games@5"]) == float(rows[-1]["games"]) > 0
+    meta = ckpt_io.read_metadata(tmp_path / "a" / "last.pt")
+    assert (meta["board_size"], meta["general"], meta["board_sizes"]) == (4, True, [4, 5])
+    az = agents.load("az", network=str(tmp_path / "a" / "last.pt"), simulations=4, seed=0)
+    for size in (4, 6):  # a size-general network: any size of its game
+        assert round_robin([az, "random"], make("xodd", size), games_per_pair=2, seed=0).games
+    b_dir = tmp_path / "b"
+    train(mixed(b_dir, total_steps=48, checkpoint_every=2, eval_every=4))
+    b = train(mixed(b_dir, total_steps=96, resume=True, eval_every=4))
+    assert (a.global_step, a.update) == (b.global_step, b.update)
+    assert {k: v for k, v in a.counters.items() if not k.endswith("_s")} == \
+        {k: v for k, v in b.counters.items() if not k.endswith("_s")}
+    for k, v in a.net.state_dict().items():
+        torch.testing.assert_close(b.net.state_dict()[k], v, rtol=0, atol=0)
+    for x, y in zip(a.buffers, b.buffers):
+        np.testing.assert_array_equal(x.planes[:len(x)], y.planes[:len(y)])
+    with pytest.raises(ValueError, match="--board-sizes .4,6. .the run has .4,5.. cannot change"):  # the run's: not changed on resume
+        train(mixed(b_dir, board_sizes="4,6", total_steps=144, resume=True))
+
+
+def test_several_sizes_need_a_general_source_network(tmp_path):
+    with pytest.raises(ValueError, match="plays xodd 7 only; --board-sizes 7,8 needs a size-general network"):
+        AZTrainer(mixed(tmp_path / "run", board_sizes="7,8", size_weights="", init_from="xodd7"))
+    trainer = AZTrainer(mixed(tmp_path / "run", board_sizes="9,10", size_weights="", init_from="xodd"))
+    assert trainer.config.general and trainer.config.channels > 8
 
 
 def test_corrupt_checkpoint_is_refused(finished_run, tmp_path, capsys):

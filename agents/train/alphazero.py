@@ -13,6 +13,10 @@ The run alternates, in one process, two phases (an *iteration*):
   by a random board symmetry (``--augment``); loss = cross-entropy(policy target, masked logits)
   + ``--vf-coef`` x MSE(value, outcome), Adam with L2 weight decay.
 
+With ``--board-sizes`` (one size-general network on several boards) every size has its own self-play
+and replay buffer, sharing the games and the buffer's positions by ``--size-weights``, and each gradient
+step trains on a minibatch of one size, drawn in proportion to the positions held.
+
 The options are :class:`~agents.train.az_args.Args`; the run directory, ``--resume``, ``--overwrite``, the
 logs (``metrics.csv``, TensorBoard), the progress bar, checkpoints and milestones work as the PPO trainer's
 (:mod:`agents.train.ppo`, whose helpers this reuses). ``last.pt`` is a checkpoint of
@@ -41,7 +45,7 @@ import torch
 from odd_env import symmetries as board_symmetries
 
 from . import checkpoint as ckpt_io
-from .az_args import AZ_COMMAND, Args, game_of, validate_args
+from .az_args import AZ_COMMAND, Args, size_shares, validate_args
 from .az_selfplay import AZSelfPlay
 from .evaluation import evaluate
 from .network import NetConfig, PolicyValueNet, check_device, masked_logits
@@ -75,18 +79,26 @@ class AZTrainer:
     def __init__(self, args: Args):
         validate_args(args)
         self.args = args
-        self.game = game_of(args)
-        self.eval_agents = build_agents(eval_opponents(args.eval_opponents, self.game), [self.game], "--eval-opponents")
+        self.games, slots, capacity = size_shares(args)
+        self.game = self.games[0]
+        """The run's (first) game and board: the one its checkpoints name."""
+        several = len(self.games) > 1
+        self.eval_agents = build_agents(eval_opponents(args.eval_opponents, self.game), self.games, "--eval-opponents")
         self.device = check_device(args.device, "--device")
         if args.init_from and not args.resume:  # the architecture comes from the source (saved in args.json)
             src = source_config(args.init_from)
             if (src.game, src.variant) != (self.game.name, self.game.variant):
                 raise ValueError(f"--init-from {args.init_from}: its network plays {src.game} {src.variant}".rstrip()
                                  + f", this run {self.game.label}")
+            if several and not src.general:
+                raise ValueError(f"--init-from {args.init_from}: its network plays {src.game} {src.board_size} only; "
+                                 f"--board-sizes {args.board_sizes} needs a size-general network (e.g. "
+                                 f"{self.game.name}, or a run with --general)")
             args.channels, args.blocks, args.general = src.channels, src.blocks, src.general
         if self.device.type == "cpu":
             torch.set_num_threads(args.threads)
-        self.config = NetConfig.for_game(self.game, channels=args.channels, blocks=args.blocks, general=args.general)
+        self.config = NetConfig.for_game(self.game, channels=args.channels, blocks=args.blocks,
+                                         general=args.general or several)
         self.np_rng = np.random.default_rng(args.seed)
         random.seed(args.seed)
         np.random.seed(args.seed)
@@ -96,9 +108,13 @@ class AZTrainer:
         if args.init_from and not args.resume:
             self.init_sha256, _ = init_weights(self.net, args.init_from)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr, weight_decay=args.weight_decay)
-        self.selfplay = AZSelfPlay(args, self.game, int(self.np_rng.integers(2**63 - 1)))
-        self.buffer = ReplayBuffer(args.buffer_size, self.game.observation_shape, self.config.num_actions)
-        self.group = board_symmetries(self.game) if args.augment else None
+        self.selfplays = [AZSelfPlay(args, game, int(self.np_rng.integers(2**63 - 1)), n)
+                          for game, n in zip(self.games, slots)]
+        """One self-play (games, search trees) per board size, in the order of ``--board-sizes``."""
+        self.buffers = [ReplayBuffer(n, game.observation_shape, game.num_actions)
+                        for game, n in zip(self.games, capacity)]
+        """One replay buffer per board size (positions of one size stack into one minibatch)."""
+        self.groups = [board_symmetries(game) if args.augment else None for game in self.games]
         self._compiled = False
         self.global_step = 0
         """Self-play moves played."""
@@ -106,9 +122,20 @@ class AZTrainer:
         """Iterations done."""
         self.train_seconds = 0.0
         self.counters = {"games": 0, "gradient_steps": 0, "positions": 0, "carry": 0.0,
-                         **{f"{part}_s": 0.0 for part in PROFILE}}
+                         **{f"{part}_s": 0.0 for part in PROFILE},
+                         **({f"games@{g.size}": 0 for g in self.games} if several else {})}
         """Totals: games finished, gradient steps, positions recorded, the fraction of a gradient step carried
         over, and the seconds of each part of the profile."""
+
+    @property
+    def selfplay(self) -> AZSelfPlay:
+        """The self-play of the first board size (a run's only one, without ``--board-sizes``)."""
+        return self.selfplays[0]
+
+    @property
+    def buffer(self) -> ReplayBuffer:
+        """The replay buffer of the first board size (a run's only one, without ``--board-sizes``)."""
+        return self.buffers[0]
 
     # ------------------------------------------------------------ an iteration
     def iteration(self) -> dict[str, float]:
@@ -116,18 +143,27 @@ class AZTrainer:
         a, c = self.args, self.counters
         if not self._compiled:  # (numba's compilation, once per process, stays out of the profile and the clock)
             self.net.eval()
-            self.selfplay.compile(self.net, self.device, a.threads)
+            for selfplay in self.selfplays:
+                selfplay.compile(self.net, self.device, a.threads)
             self._compiled = True
-        stats = self.selfplay.search.stats
-        before = (stats["search_s"], stats["evaluate_s"])
+        stats = [selfplay.search.stats for selfplay in self.selfplays]
+        before = [(st["search_s"], st["evaluate_s"]) for st in stats]
         t0 = time.perf_counter()
         self.net.eval()
-        out = self.selfplay.play(self.net, a.moves_per_iteration, self.np_rng, self.device, a.threads)
+        outs = [selfplay.play(self.net, a.moves_per_iteration, self.np_rng, self.device, a.threads)
+                for selfplay in self.selfplays]
         t1 = time.perf_counter()
-        self.buffer.add(out["planes"], out["mask"], out["policy"], out["value"])
-        learned = self.learn(len(out["value"]))
+        for buffer, game, part in zip(self.buffers, self.games, outs):
+            buffer.add(part["planes"], part["mask"], part["policy"], part["value"])
+            if len(self.games) > 1:
+                c[f"games@{game.size}"] += part["games"]
+        out = {k: sum(part[k] for part in outs) for k in ("moves", "recorded", "games", "first_player_wins",
+                                                          "game_length")}
+        new = sum(len(part["value"]) for part in outs)
+        learned = self.learn(new)
         t2 = time.perf_counter()
-        search_s, inference_s = stats["search_s"] - before[0], stats["evaluate_s"] - before[1]
+        search_s = sum(st["search_s"] - b[0] for st, b in zip(stats, before))
+        inference_s = sum(st["evaluate_s"] - b[1] for st, b in zip(stats, before))
         parts = {"search": search_s, "inference": inference_s, "selfplay_other": t1 - t0 - search_s - inference_s,
                  "update": t2 - t1}
         for part, seconds in parts.items():
@@ -136,9 +172,15 @@ class AZTrainer:
         self.global_step += out["moves"]
         self.update += 1
         c["games"] += out["games"]
-        c["positions"] += len(out["value"])
+        c["positions"] += new
         games = max(out["games"], 1)
-        metrics = {"games": float(c["games"]), "positions": float(c["positions"]), "buffer": float(len(self.buffer)),
+        per_size = {}
+        if len(self.games) > 1:
+            for game, buffer in zip(self.games, self.buffers):
+                per_size.update({f"games@{game.size}": float(c[f"games@{game.size}"]),
+                                 f"buffer@{game.size}": float(len(buffer))})
+        metrics = {"games": float(c["games"]), "positions": float(c["positions"]),
+                   "buffer": float(sum(len(b) for b in self.buffers)), **per_size,
                    "recorded_moves": float(out["recorded"]),
                    "first_player_win_rate": out["first_player_wins"] / games if out["games"] else float("nan"),
                    "game_length": out["game_length"] / games if out["games"] else float("nan"), **learned,
@@ -162,7 +204,8 @@ class AZTrainer:
         """The gradient steps ``new_positions`` buy at ``--replay-ratio`` (none while the buffer holds fewer
         than ``--min-buffer``); returns the mean losses (NaN without a step) and the steps so far."""
         a, c = self.args, self.counters
-        if len(self.buffer) < a.min_buffer:
+        held = np.array([len(b) for b in self.buffers], np.float64)
+        if held.sum() < a.min_buffer:
             return {"policy_loss": float("nan"), "value_loss": float("nan"), "gradient_steps": float(c["gradient_steps"])}
         c["carry"] += new_positions * a.replay_ratio / a.minibatch_size
         steps = int(c["carry"])
@@ -170,7 +213,9 @@ class AZTrainer:
         self.net.train()
         losses = []
         for _ in range(steps):
-            batch = self.buffer.sample(a.minibatch_size, self.np_rng, self.group)
+            # A minibatch of one size (their planes stack); the size drawn in proportion to the positions held.
+            k = 0 if len(self.buffers) == 1 else int(self.np_rng.choice(len(self.buffers), p=held / held.sum()))
+            batch = self.buffers[k].sample(a.minibatch_size, self.np_rng, self.groups[k])
             policy_loss, value_loss = self.loss(*batch)
             self.optimizer.zero_grad()
             (policy_loss + a.vf_coef * value_loss).backward()
@@ -185,7 +230,7 @@ class AZTrainer:
     def evaluate(self, games: int | None = None, progress: bool = False) -> dict[str, float]:
         """Win rate of the network's policy (its most probable legal action, no search) against each
         evaluation opponent (:func:`~agents.train.evaluation.evaluate`)."""
-        return evaluate(self.net, [self.game], self.eval_agents, self.args.eval_games if games is None else games,
+        return evaluate(self.net, self.games, self.eval_agents, self.args.eval_games if games is None else games,
                         self.args.seed + self.update, self.args.threads, progress, opening=self.args.eval_opening)
 
     def profile(self) -> dict[str, float]:
@@ -199,12 +244,16 @@ class AZTrainer:
         g = self.game
         metadata = {"kind": self.KIND, "game": g.name, "board_size": g.size, "variant": g.variant,
                     "observation_version": g.observation_version, "net_config": self.config.to_dict(),
-                    **({"general": True, "board_sizes": [g.size]} if self.config.general else {}),
+                    **({"general": True, "board_sizes": [game.size for game in self.games]}
+                       if self.config.general else {}),
                     "args": dict(vars(self.args)), "global_step": self.global_step, "update": self.update,
                     "train_seconds": self.train_seconds, "torch_version": torch.__version__,
                     **({"init_sha256": self.init_sha256} if self.init_sha256 else {})}
+        several = len(self.games) > 1  # (a run of one size keeps the layout of the runs before --board-sizes)
+        buffers = [b.state_dict() for b in self.buffers]
+        selfplays = [sp.state_dict() for sp in self.selfplays]
         data = {"model": dict(self.net.state_dict()), "optimizer": self.optimizer.state_dict(),
-                "buffer": self.buffer.state_dict(), "selfplay": self.selfplay.state_dict(),
+                "buffer": buffers if several else buffers[0], "selfplay": selfplays if several else selfplays[0],
                 "counters": dict(self.counters), "rng": all_rng(self.np_rng)}
         return metadata, data
 
@@ -234,15 +283,25 @@ class AZTrainer:
         steps = (ckpt["global_step"], ckpt["update"], counters["games"], counters["gradient_steps"], counters["positions"])
         if not all(isinstance(v, int) and v >= 0 for v in steps):
             raise ValueError(f"bad counters {steps}")
-        buffer = ReplayBuffer(self.args.buffer_size, self.game.observation_shape, self.config.num_actions)
-        buffer.load_state_dict(ckpt["buffer"])
-        self.selfplay.load_state_dict(ckpt["selfplay"])
+        several = len(self.games) > 1
+        saved_buffers = ckpt["buffer"] if several else [ckpt["buffer"]]
+        saved_selfplays = ckpt["selfplay"] if several else [ckpt["selfplay"]]
+        if not (isinstance(saved_buffers, list) and isinstance(saved_selfplays, list)
+                and len(saved_buffers) == len(saved_selfplays) == len(self.games)):
+            raise ValueError(f"the checkpoint's replay buffers and games do not fit the run's {len(self.games)} "
+                             "board sizes")
+        buffers = [ReplayBuffer(b.capacity, game.observation_shape, game.num_actions)
+                   for b, game in zip(self.buffers, self.games)]
+        for buffer, state in zip(buffers, saved_buffers):
+            buffer.load_state_dict(state)
+        for selfplay, state in zip(self.selfplays, saved_selfplays):
+            selfplay.load_state_dict(state)
         self.net.load_state_dict(ckpt["model"])
         groups = [dict(g, betas=tuple(g["betas"])) for g in ckpt["optimizer"]["param_groups"]]  # stored as lists
         self.optimizer.load_state_dict(dict(ckpt["optimizer"], param_groups=groups))
         for group in self.optimizer.param_groups:
             group["lr"] = self.args.lr  # (may change on resume)
-        self.buffer = buffer
+        self.buffers = buffers
         self.counters = {k: type(self.counters[k])(v) for k, v in counters.items()}
         self.global_step, self.update = ckpt["global_step"], ckpt["update"]
         self.train_seconds = float(ckpt["train_seconds"])

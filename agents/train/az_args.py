@@ -13,7 +13,8 @@ from ..search import MAX_SIMULATIONS
 from ..arena import MAX_GAMES
 from ..base import MAX_THREADS
 from .network import check_device
-from .ppo_args import Command, check_fields, parse_milestones
+from .ppo_args import Command, check_fields, games_of, parse_milestones, parse_size_weights
+from .selfplay import split_slots
 
 POLICY_TARGETS = ("gumbel", "visits")
 """``--policy-target``: Gumbel AlphaZero's improved policy, or AlphaZero's root visit shares."""
@@ -27,6 +28,10 @@ class Args:
     """the game: xodd, yodd or yinsh"""
     board_size: int = 0
     """board size (Xodd side, Yodd base); 0: the game's default (Xodd 9, Yodd 6; YINSH has one board)"""
+    board_sizes: str = ""
+    """self-play on several board sizes in one run, comma-separated (e.g. 6,7,8,9,10; in place of --board-size): one batched search per size, a replay buffer per size, minibatches of one size each (drawn in proportion to the buffers), one size-general network (implies --general); evaluation per size"""
+    size_weights: str = ""
+    """with --board-sizes: each size's share of the --num-games games (and of --buffer-size), comma-separated in the same order (e.g. 1,1,2); empty: equal shares"""
     variant: str = ""
     """the game's variant: "" (standard) or, for YINSH, blitz (one ring wins)"""
     seed: int = 1
@@ -137,13 +142,22 @@ _RANGES: dict[str, tuple[float, float, bool]] = {
 
 
 def game_of(args: Args) -> Game:
-    """The game of a run's arguments; ValueError naming the flags if there is none such."""
-    try:
-        return make_game(args.game, args.board_size or None, args.variant)
-    except ValueError as err:
-        flag = f" --board-size {args.board_size}" if args.board_size else ""
-        variant = f" --variant {args.variant}" if args.variant else ""
-        raise ValueError(f"--game {args.game}{flag}{variant}: {err}") from err
+    """The game of a run's arguments (with ``--board-sizes``, of its first size: the one its checkpoints
+    name); ValueError naming the flags if there is none such."""
+    return games_of(args)[0]
+
+
+def size_shares(args: Args) -> tuple[list[Game], list[int], list[int]]:
+    """The run's games (one per board size), each one's share of ``--num-games`` and of ``--buffer-size``
+    (in proportion to ``--size-weights``); ValueError if a size would get no game."""
+    games = games_of(args)
+    weights = parse_size_weights(args, len(games))
+    slots = split_slots(args.num_games, weights)
+    if len(games) > 1 and args.buffer_size < len(games):
+        raise ValueError(f"--buffer-size {args.buffer_size} cannot hold positions of the {len(games)} sizes of "
+                         f"--board-sizes {args.board_sizes}: give at least one position per size")
+    capacity = split_slots(args.buffer_size, weights) if len(games) > 1 else [args.buffer_size]
+    return games, slots, capacity
 
 
 def validate_args(args: Args) -> None:
@@ -153,9 +167,10 @@ def validate_args(args: Args) -> None:
     if not isinstance(args, Args):
         raise ValueError(f"the AlphaZero trainer takes an agents.train.az_args.Args, got {type(args).__name__}")
     check_fields(args, _RANGES)
-    game = game_of(args)
-    if game.compiled is None:
-        raise ValueError(f"--game {args.game}: {game.label} has no compiled rules, which the search plays through")
+    for game in size_shares(args)[0]:
+        if game.compiled is None:
+            raise ValueError(f"--game {args.game}: {game.label} has no compiled rules, which the search plays "
+                             "through")
     check_device(args.device, "--device")
     parse_milestones(args.milestones)
     if args.policy_target not in POLICY_TARGETS:

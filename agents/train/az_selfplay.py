@@ -41,16 +41,18 @@ PENDING = ("planes", "mask", "policy", "player", "game")
 
 class AZSelfPlay:
     """The games in progress, their search trees and their samples not yet valued (see the module
-    docstring); ``args`` are the trainer's options (:class:`agents.train.az_args.Args`)."""
+    docstring); ``args`` are the trainer's options (:class:`agents.train.az_args.Args`); ``num_games``
+    games of ``game`` (None: ``args.num_games``; a run over several board sizes has one of these per
+    size, sharing the games)."""
 
-    def __init__(self, args: Any, game: Game, seed: int):
+    def __init__(self, args: Any, game: Game, seed: int, num_games: int | None = None):
         self.args, self.game = args, game
+        self.num_games = B = int(args.num_games if num_games is None else num_games)
         self.rules = r = game.compiled()
         gumbel = args.policy_target == "gumbel"
         self.config = SearchConfig(c_puct=args.c_puct, leaves=1, gumbel=args.considered if gumbel else 0,
                                    noise_fraction=0.0 if gumbel else args.noise,
                                    dirichlet_alpha=args.dirichlet_alpha)
-        B = args.num_games
         self._network: NetworkEvaluator | None = None
         self.search = BatchedSearch(game, B, self._evaluate, self.config, seed=seed)
         self.states = np.stack([r.new_state(r.tables) for _ in range(B)]).astype(np.int32)
@@ -68,15 +70,15 @@ class AZSelfPlay:
         resumed run, whose trees are not saved, searches exactly as the uninterrupted one)."""
         a, r, search = self.args, self.rules, self.search
         self._network = NetworkEvaluator(net, device, threads)  # (a copy: the network changes between calls)
-        for b in range(a.num_games):
+        for b in range(self.num_games):
             search.set_root(b, self.states[b])
         done: list[dict[str, np.ndarray]] = []
         info = {"moves": 0, "recorded": 0, "games": 0, "first_player_wins": 0.0, "game_length": 0.0}
         for _ in range(moves):
-            full = rng.random(a.num_games) < a.full_search_prob
+            full = rng.random(self.num_games) < a.full_search_prob
             search.run(np.where(full, a.simulations, a.fast_simulations), noise=full)
             target = search.improved_policy() if self.config.gumbel else search.visit_policy()
-            for b in range(a.num_games):
+            for b in range(self.num_games):
                 s = self.states[b]
                 if full[b]:
                     self._record(b, s, target[b])
@@ -162,7 +164,7 @@ class AZSelfPlay:
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Restore what :meth:`state_dict` returned (ValueError if it does not fit these games)."""
-        r, B = self.rules, self.args.num_games
+        r, B = self.rules, self.num_games
         states, moves = state["states"].numpy(), state["moves"].numpy()
         if states.shape != self.states.shape or moves.shape != (B,) or (moves < 0).any():
             raise ValueError(f"the checkpoint holds {len(states)} games of {states.shape[1:]} positions, "
