@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from _args import nonneg_int, positive_int  # noqa: E402
-from pretrained import locked_index, opponent_order, read_index, write_index  # noqa: E402  (benchmarks/pretrained.py)
+from pretrained import record_row  # noqa: E402  (benchmarks/pretrained.py)
 
 DEFAULT_SIZES = {"xodd": (5, 14), "yodd": (3, 10)}
 """The sizes of the issue's table: Xodd 5 to 14, Yodd bases 3 to 10."""
@@ -168,16 +168,10 @@ def record(args: argparse.Namespace, game: object, spec: str, row: dict) -> None
     and opponent. Rates unrounded, as ``benchmarks/pretrained.py measure`` writes them."""
     from agents.pretrained import network_dir
 
-    folder = args.folder or network_dir()
-    name = args.record_as
     new = {"board_size": int(game.size), "opponent": spec, "games": row["games"], "win_rate": row["win_rate"],
            "ci_low": row["ci_low"], "ci_high": row["ci_high"], "opening": args.opening, "seed": args.seed,
            "ms_per_move": round(row["ms_per_move"], 2)}
-    with locked_index(folder):  # other processes may be recording into the same index
-        index = read_index(folder)
-        rows = [r for r in index[name].get("strength", []) if (r.get("board_size"), r["opponent"]) != (game.size, spec)]
-        index[name]["strength"] = sorted(rows + [new], key=lambda r: (r.get("board_size", 0), opponent_order(r)))
-        write_index(folder, index)
+    record_row(args.folder or network_dir(), args.record_as, new)  # under the index lock: others may record too
 
 
 def main(argv: list[str] | None = None) -> int:

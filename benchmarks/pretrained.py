@@ -64,6 +64,19 @@ def locked_index(folder: Path):
         yield
 
 
+def record_row(folder: Path, name: str, row: dict) -> None:
+    """Put the strength row ``row`` into the index entry of ``name``, replacing its row of the same board
+    (``board_size``: a general network's rows are per board; a per-size network's have none) and
+    opponent, under :func:`locked_index` and read afresh (another measurement may have written
+    meanwhile): the other rows stay as they were."""
+    with locked_index(folder):
+        index = read_index(folder)
+        same = (row.get("board_size"), row["opponent"])
+        rows = [r for r in index[name].get("strength", []) if (r.get("board_size"), r["opponent"]) != same]
+        index[name]["strength"] = sorted(rows + [row], key=opponent_order)
+        write_index(folder, index)
+
+
 def check_name(name: str) -> str:
     """``name`` if it can name a shipped network (its file is NAME.pt in the folder), else ValueError."""
     if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]*", name) or name.endswith(".pt"):
@@ -126,9 +139,9 @@ def add_search(name: str, src: str, refit_command: str, folder: Path) -> None:
 
     from agents.train import checkpoint as ckpt_io
 
-    if name not in read_index(folder):
-        raise ValueError(f"no network named {name!r} in {folder}; there are: "
-                         f"{', '.join(sorted(read_index(folder))) or 'none'}")
+    listed = read_index(folder)
+    if name not in listed:
+        raise ValueError(f"no network named {name!r} in {folder}; there are: {', '.join(sorted(listed)) or 'none'}")
     src_meta = ckpt_io.load(src)  # verified before anything is written
     if "refit" not in src_meta:
         raise ValueError(f"{src} is not a refit network: a search network is made by python -m agents.refit {name} OUT")
@@ -211,29 +224,25 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
         kept = f", {res.resumed} of them from the journal" if res.resumed else ""
         print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s"
               f"{kept})", flush=True)
-        # Read again (another measure may have written meanwhile); only this opponent's row is replaced, so
-        # a measurement stopped after it leaves the others' rows as they were.
-        with locked_index(folder):
-            index = read_index(folder)
-            rows = [r for r in index[name].get("strength", []) if r["opponent"] != spec] + [row]
-            index[name]["strength"] = sorted(rows, key=opponent_order)
-            write_index(folder, index)
+        # Only this opponent's row is replaced, so a measurement stopped after it leaves the others' rows as they were.
+        record_row(folder, name, row)
 
 
 def opponent_order(row: dict) -> tuple:
-    """random, greedy, then MCTS by simulations, then the rest by name."""
+    """By board (a general network's rows; a per-size network's have none), then random, greedy, then
+    MCTS by simulations, then the rest by name."""
     from agents import parse_spec
 
     name, options = parse_spec(row["opponent"])
     rank = {"random": 0, "greedy": 1, "mcts": 2}.get(name, 3)
-    return rank, int(options.get("simulations", 0) or 0), row["opponent"]
+    return row.get("board_size", 0), rank, int(options.get("simulations", 0) or 0), row["opponent"]
 
 
 def table(folder: Path) -> str:
     lines = ["| network | game | steps | minutes | opponent | win rate | 95% CI | games |",
              "|---|---|---:|---:|---|---:|---|---:|"]
     for net in pretrained_networks(folder):
-        for row in sorted(net.strength, key=lambda r: (r.get("board_size", 0), opponent_order(r))):
+        for row in sorted(net.strength, key=opponent_order):
             minutes = f"{net.train_minutes:.0f}" + (" + refit" if net.refit_command else "")
             board = f"{net.game} {row['board_size']}" if net.general else net.label  # a general network: per board
             lines.append(f"| `{net.name}` | {board} | {net.global_step:,} | {minutes} | "

@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from odd_env.game import Game, make as make_game
+from odd_env.game import Game
 
 from ..search import MAX_SIMULATIONS
 from ..arena import MAX_GAMES
