@@ -24,6 +24,10 @@ runs on one thread.
 
     python benchmarks/bench_search.py xodd9 fresh:yinsh --simulations 200 --trees 128
     python benchmarks/bench_search.py runs/x5/last.pt --batches 1,8 --rounds 3
+    python benchmarks/bench_search.py xodd9 --precisions float32,bfloat16
+
+``--precisions`` adds the az player's and the batched search's rows with the network in bfloat16
+(:class:`agents.search.NetworkEvaluator`'s ``precision``).
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ import torch
 import agents
 from agents.pretrained import network_file
 from agents.search import BatchedSearch, NetworkEvaluator, SearchConfig
+from agents.search.search import PRECISIONS, check_precision
 from agents.train.checkpoint import load_network, read_metadata
 from odd_env.game import Game, available_games, make
 from odd_env.symmetry import map_batch, symmetries
@@ -151,8 +156,10 @@ def augment_ms(game, batch: int, rounds: int, seed: int) -> list[float]:
     return out
 
 
-def search_table(sources: list[str], a: argparse.Namespace, batches: list[int], folder: Path) -> None:
-    """Print the simulations-per-second table of every network of ``sources``."""
+def search_table(sources: list[str], a: argparse.Namespace, batches: list[int], precisions: list[str],
+                 folder: Path) -> None:
+    """Print the simulations-per-second table of every network of ``sources``: the az player and the
+    batched search once per network precision of ``precisions``."""
     shipped = {net.name: net for net in agents.pretrained_networks()}
     print("| game | network | searcher | sims/s (median) | min | max | vs first row |")
     print("|---|---|---|---:|---:|---:|---:|")
@@ -166,18 +173,28 @@ def search_table(sources: list[str], a: argparse.Namespace, batches: list[int], 
             "fresh" if source.startswith("fresh:") else f"{meta.get('global_step', 0):,} steps")
         states = positions(game, max(a.trees, a.moves), a.plies, a.seed)
         moves = states[:a.moves]
-        search = BatchedSearch(game, a.trees, NetworkEvaluator(load_network(path)), SearchConfig(leaves=a.leaves))
-        batched_rate(search, states[:a.trees], 2)  # compiles
+        network = load_network(path)
+        batched = {}
+        for precision in precisions:
+            batched[precision] = BatchedSearch(game, a.trees, NetworkEvaluator(network, precision=precision),
+                                               SearchConfig(leaves=a.leaves))
+            batched_rate(batched[precision], states[:a.trees], 2)  # compiles
         searchers = [(f"mcts network, Python tree (before), batch {b}",
                       lambda b=b: player_rate("mcts", {"network": path, "batch": b, "compiled": False}, moves,
                                               a.simulations)) for b in batches]
         searchers += [(f"mcts network, compiled, batch {b}",
                        lambda b=b: player_rate("mcts", {"network": path, "batch": b}, moves, a.simulations))
                       for b in batches]
-        searchers += [(f"az, batch {b}", lambda b=b: player_rate("az", {"network": path, "batch": b}, moves,
-                                                                  a.simulations)) for b in batches]
-        searchers.append((f"batched search, {a.trees} trees x {a.leaves} leaves",
-                          lambda: batched_rate(search, states[:a.trees], a.simulations)))
+        for precision in precisions:
+            tag = "" if precision == "float32" else f", {precision}"
+            searchers += [(f"az, batch {b}{tag}",
+                           lambda b=b, precision=precision: player_rate(
+                               "az", {"network": path, "batch": b, "precision": precision}, moves, a.simulations))
+                          for b in batches]
+        searchers += [(f"batched search, {a.trees} trees x {a.leaves} leaves"
+                       + ("" if precision == "float32" else f", {precision}"),
+                       lambda search=search: batched_rate(search, states[:a.trees], a.simulations))
+                      for precision, search in batched.items()]
         rows: list[tuple[str, list[float]]] = [(label, []) for label, _ in searchers]
         for _ in range(a.rounds):  # rounds interleaved: a change of the machine's load hits every row alike
             for (_, rates), (_, measure) in zip(rows, searchers):
@@ -201,6 +218,9 @@ def main() -> None:
     p.add_argument("--leaves", type=positive_int, default=1, help="batched search: leaves per tree per wave")
     p.add_argument("--plies", type=nonneg_int, default=30, help="random actions (at most) before each position")
     p.add_argument("--batches", default="1,8", help="the players: leaves per network call, comma-separated")
+    p.add_argument("--precisions", default="float32",
+                   help="the az player and the batched search: network precisions, comma-separated "
+                        f"({', '.join(PRECISIONS)})")
     p.add_argument("--batch", type=positive_int, default=4096, help="samples per augmented batch")
     p.add_argument("--rounds", type=positive_int, default=3)
     p.add_argument("--seed", type=nonneg_int, default=0)
@@ -211,6 +231,12 @@ def main() -> None:
             raise ValueError
     except ValueError:
         p.error(f"--batches must be positive integers separated by commas, got {a.batches!r}")
+    precisions = a.precisions.split(",")
+    try:
+        for precision in precisions:
+            check_precision(precision, "--precisions")
+    except ValueError as err:
+        p.error(str(err))
     torch.set_num_threads(1)
     for source in a.networks:  # every network checked before any timing
         if source.startswith("fresh:"):
@@ -223,7 +249,7 @@ def main() -> None:
             p.error(str(err))
     if a.networks:
         with tempfile.TemporaryDirectory() as folder:
-            search_table(a.networks, a, batches, Path(folder))
+            search_table(a.networks, a, batches, precisions, Path(folder))
         search_only_table(a.networks, a)
     print(f"| game | symmetries | map_batch of {a.batch:,} samples, ms (median) | min |")
     print("|---|---:|---:|---:|")

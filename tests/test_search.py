@@ -318,6 +318,8 @@ def test_az_plays_legal_games_in_the_arena(tictactoe):
     ("az:rollouts=1e9", "az option rollouts must be an integer from 0 to 1,000"),
     ("az:reuse_tree=7", "az option reuse_tree must be true or false"),
     ("az:network=nothing-here", "network must be a pretrained network's name"),
+    ("az:precision=half", "az option precision must be one of float32, bfloat16, got 'half'"),
+    ("az:precision=bfloat16", "precision=bfloat16 is the network's arithmetic: give network= too"),
 ])
 def test_bad_options_are_refused_clearly(spec, message):
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")
@@ -396,17 +398,20 @@ def test_bench_search_prints_its_tables_and_refuses_bad_arguments(tictactoe, mon
     spec = importlib.util.spec_from_file_location("bench_search_script", folder / "bench_search.py")
     bench = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(bench)
-    for argv, message in ((["fresh:nogame"], "fresh:GAME takes a game name"), (["--batches", "0"], "--batches")):
+    for argv, message in ((["fresh:nogame"], "fresh:GAME takes a game name"), (["--batches", "0"], "--batches"),
+                          (["--precisions", "float32,half"], "--precisions must be one of float32, bfloat16")):
         monkeypatch.setattr(sys, "argv", ["bench_search.py", *argv])
         with pytest.raises(SystemExit) as exc:
             bench.main()
         assert exc.value.code == 2 and message in capsys.readouterr().err
     monkeypatch.setattr(sys, "argv", ["bench_search.py", "fresh:tictactoe", "--simulations", "8", "--trees", "4",
-                                      "--moves", "2", "--rounds", "1", "--batches", "2", "--batch", "8"])
+                                      "--moves", "2", "--rounds", "1", "--batches", "2", "--batch", "8",
+                                      "--precisions", "float32,bfloat16"])
     bench.main()
     out = capsys.readouterr().out
     for row in ("mcts network, Python tree (before), batch 2, 8 sims", "mcts network, compiled, batch 2",
-                "az, batch 2", "batched search, 4 trees x 1 leaves", "mcts Python tree, batch 1",
+                "az, batch 2, 8 sims", "az, batch 2, bfloat16, 8 sims", "batched search, 4 trees x 1 leaves, 8",
+                "batched search, 4 trees x 1 leaves, bfloat16, 8", "mcts Python tree, batch 1",
                 "| yinsh | 12 |"):
         assert row in out, out
 
@@ -524,3 +529,45 @@ def test_one_simulation_budget_per_tree_and_the_seeded_state(tictactoe, gumbel):
         search.run(np.array([1, 2]))
     with pytest.raises(ValueError, match="one count per tree"):
         search.run(np.zeros(3, np.int64))
+
+
+def test_the_network_evaluator_in_float32_and_bfloat16(tmp_path):
+    torch = pytest.importorskip("torch")
+    from agents.search import NetworkEvaluator
+    from agents.train.checkpoint import load_network
+    from agents.train.ppo import Args, Trainer
+
+    torch.set_num_threads(1)
+    args = Args(game="xodd", board_size=5, num_games=2, rollout_steps=2, channels=16, blocks=2,
+                eval_opponents="random", run_dir=str(tmp_path), tensorboard=False, progress=False, seed=3)
+    path = Trainer(args).save(tmp_path / "net.pt")
+    net = load_network(path)
+    game = make("xodd", 5)
+    rng = np.random.default_rng(0)
+    planes, masks = [], []
+    for _ in range(6):
+        state = game.new_state()
+        for _ in range(int(rng.integers(8))):
+            state.apply(int(rng.choice(state.legal_actions())))
+        planes.append(state.observation())
+        masks.append(state.legal_action_mask())
+    planes, masks = np.stack(planes), np.stack(masks).astype(np.int8)
+    with torch.no_grad():
+        logits, values = (t.numpy() for t in net(torch.from_numpy(planes)))
+    exact = NetworkEvaluator(net)
+    assert exact.precision == "float32"
+    out = exact(planes, masks)
+    np.testing.assert_allclose(out[0], logits, atol=1e-5)
+    np.testing.assert_allclose(out[1], values, atol=1e-5)
+    half = NetworkEvaluator(net, precision="bfloat16")
+    low = half(planes, masks)
+    assert low[0].dtype == np.float32 and low[1].dtype == np.float32
+    np.testing.assert_allclose(low[0], logits, atol=0.1)  # bfloat16 keeps 8 bits of mantissa
+    np.testing.assert_allclose(low[1], values, atol=0.1)
+    assert not np.array_equal(low[0], logits)  # the forward pass did run in bfloat16
+    with pytest.raises(ValueError, match="evaluator precision must be one of float32, bfloat16, got 'fp16'"):
+        NetworkEvaluator(net, precision="fp16")
+    player = agents.load(f"az:network={path},simulations=16,precision=bfloat16", seed=0)
+    assert player.label.endswith("precision=bfloat16")
+    result = play_game(player, "random", game, seed=0)  # the arena checks every move
+    assert result.plies > 5

@@ -26,7 +26,7 @@ from odd_env.game import Game, Position
 
 from ..base import MAX_SECONDS, MAX_THREADS, Agent, check_bool, check_float, check_int, check_position
 from ..search import MAX_LEAVES, MAX_SIMULATIONS, BatchedSearch, SearchConfig
-from ..search.search import MAX_ROLLOUTS
+from ..search.search import MAX_ROLLOUTS, check_precision
 from .search_network import load_search_network
 
 DEFAULT_SIMULATIONS = 200
@@ -62,6 +62,8 @@ class AZAgent(Agent):
         reuse_tree: keep the subtree of the position reached for the next decision.
         device: where the network runs (``cpu``, ``cuda``).
         threads: torch CPU threads of the network calls (None: the process's setting).
+        precision: the network's arithmetic, ``float32`` or ``bfloat16`` (torch's autocast: faster on CPUs
+            with bfloat16 units, outputs within about 1e-2; :class:`agents.search.NetworkEvaluator`).
         seed: seeds the noise and the rollouts; the same seed and positions give the same moves
             (with ``time``, the simulation count, and so the move, may vary).
     """
@@ -72,7 +74,7 @@ class AZAgent(Agent):
                  time: float | None = None, c: float = 1.0, batch: int | None = None, fpu_reduction: float = 0.0,
                  noise: float = 0.0, dirichlet_alpha: float = 0.3, rollouts: int | None = None,
                  reuse_tree: bool = True, device: str = "cpu", threads: int | None = 1, seed: int | None = None,
-                 game: Game | str | None = None, gumbel: int = 0):
+                 game: Game | str | None = None, gumbel: int = 0, precision: str = "float32"):
         if simulations is not None:
             simulations = check_int("az option simulations", simulations, 1, MAX_SIMULATIONS)
         if time is not None:
@@ -88,6 +90,9 @@ class AZAgent(Agent):
         fpu_reduction = check_float("az option fpu_reduction", fpu_reduction, 0.0, 2.0)
         noise = check_float("az option noise", noise, 0.0, 1.0)
         dirichlet_alpha = check_float("az option dirichlet_alpha", dirichlet_alpha, 0.0, 100.0, low_open=True)
+        precision = check_precision(precision, "az option precision")
+        if precision != "float32" and network is None:
+            raise ValueError(f"az option precision={precision} is the network's arithmetic: give network= too")
         if gumbel and batch not in (None, 1):
             raise ValueError(f"az option gumbel={gumbel} (Gumbel root selection) walks one leaf per wave: "
                              f"give batch=1, got batch={batch}")
@@ -101,7 +106,7 @@ class AZAgent(Agent):
             from ..search.evaluate import NetworkEvaluator
 
             try:
-                self._evaluator = NetworkEvaluator(player.network, device, threads)
+                self._evaluator = NetworkEvaluator(player.network, device, threads, precision=precision)
             except ValueError as err:
                 raise ValueError(f"az option device: {err}") from None
         else:
@@ -122,7 +127,7 @@ class AZAgent(Agent):
         self.time = time
         self.c, self.batch, self.fpu_reduction = float(c), batch, float(fpu_reduction)
         self.noise, self.dirichlet_alpha, self.rollouts = float(noise), float(dirichlet_alpha), rollouts
-        self.device, self.threads, self.gumbel = str(device), threads, gumbel
+        self.device, self.threads, self.gumbel, self.precision = str(device), threads, gumbel, precision
         self._searches: dict[Game, BatchedSearch] = {}
         self._searched: Game | None = None
         self.last_simulations = 0
@@ -135,7 +140,8 @@ class AZAgent(Agent):
         return {"network": self.network, "simulations": self.simulations, "time": self.time, "c": self.c,
                 "batch": self.batch, "fpu_reduction": self.fpu_reduction, "noise": self.noise,
                 "dirichlet_alpha": self.dirichlet_alpha, "rollouts": self.rollouts, "reuse_tree": self.reuse_tree,
-                "device": self.device, "threads": self.threads, "gumbel": self.gumbel, "seed": self.seed}
+                "device": self.device, "threads": self.threads, "gumbel": self.gumbel, "precision": self.precision,
+                "seed": self.seed}
 
     @property
     def label(self) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 import torch
 
 from ..train.network import PolicyValueNet, check_device
+from .search import PRECISIONS, check_precision  # noqa: F401 (PRECISIONS: re-exported)
 
 
 class NetworkEvaluator:
@@ -22,12 +23,20 @@ class NetworkEvaluator:
     ``threads`` sets torch's CPU threads for the call (None: leave the process's setting).
     ``channels_last`` runs a copy of the network in torch's channels-last memory format, whose CPU
     convolutions were 1.4-1.6 times faster at batch 128 (measured on the YINSH 32x3 and Xodd 9 48x4
-    networks; outputs equal to about 1e-6); the network given is left as it is."""
+    networks; outputs equal to about 1e-6); the network given is left as it is.
+
+    ``precision="bfloat16"`` runs the forward pass under torch's autocast in bfloat16 (the weights stay
+    float32; convolutions and matrix products compute in bfloat16, the outputs come back as float32):
+    on CPUs with bfloat16 matrix units (Intel AMX, AVX512-BF16) about 1.5-2 times faster at batch 128,
+    slower on CPUs without them. Outputs differ from float32 by about 1e-2 in logits and values, so a
+    search's visit counts may differ too; ``float32`` (the default) is exact and reproducible across
+    machines."""
 
     def __init__(self, network: PolicyValueNet, device: str | torch.device = "cpu", threads: int | None = None,
-                 channels_last: bool = True):
+                 channels_last: bool = True, precision: str = "float32"):
         if not isinstance(network, PolicyValueNet):
             raise ValueError(f"NetworkEvaluator takes a PolicyValueNet, got {type(network).__name__}")
+        self.precision = check_precision(precision, "evaluator precision")
         self.device = check_device(device, "evaluator device")
         self.channels_last = bool(channels_last)
         self._format = torch.channels_last if self.channels_last else torch.contiguous_format
@@ -45,7 +54,8 @@ class NetworkEvaluator:
             torch.set_num_threads(self.threads)
         try:
             x = torch.from_numpy(np.ascontiguousarray(planes)).to(self.device)
-            logits, values = self.network(x.contiguous(memory_format=self._format))
+            with torch.autocast(self.device.type, dtype=torch.bfloat16, enabled=self.precision == "bfloat16"):
+                logits, values = self.network(x.contiguous(memory_format=self._format))
         finally:
             if self.threads is not None and self.threads != before:
                 torch.set_num_threads(before)

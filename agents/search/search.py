@@ -57,6 +57,16 @@ MAX_SIMULATIONS = 1_000_000
 MAX_ROLLOUTS = 1000
 """Most random games per leaf (``SearchConfig.rollouts``)."""
 
+PRECISIONS = ("float32", "bfloat16")
+"""What :class:`NetworkEvaluator` computes in (``precision``): ``float32``, or ``bfloat16`` (torch's autocast)."""
+
+
+def check_precision(precision: object, what: str = "precision") -> str:
+    """``precision`` if it is one of :data:`PRECISIONS`, else a ValueError naming ``what``."""
+    if not isinstance(precision, str) or precision not in PRECISIONS:
+        raise ValueError(f"{what} must be one of {', '.join(PRECISIONS)}, got {precision!r}")
+    return precision
+
 
 @dataclass(frozen=True)
 class SearchConfig:
