@@ -58,6 +58,7 @@ def read_metrics(run_dir):
     ({"eval_games": 3}, "--eval-games must be even"),
     ({"eval_opening": -1}, "--eval-opening"),
     ({"resume": True, "overwrite": True}, "not both"),
+    ({"selfplay_precision": "half"}, "--selfplay-precision must be one of float32, bfloat16, got 'half'"),
     ({"board_size": 0, "board_sizes": "4,4"}, "names 4 twice"),
     ({"board_sizes": "4,5"}, "give --board-size .4. or --board-sizes .4,5., not both"),
     ({"board_size": 0, "board_sizes": "4,5", "size_weights": "1"}, "gives 1 weights for the 2 sizes"),
@@ -118,6 +119,17 @@ def test_resume_continues_exactly(tmp_path):
     rows = [[{k: v for k, v in r.items() if not k.startswith("win_rate/")} for r in read_metrics(d)]
             for d in (tmp_path / "a", b_dir)]
     assert len(rows[0]) == 6 and rows[0] == rows[1]
+
+
+def test_bfloat16_self_play_trains_and_resumes_exactly(tmp_path):
+    a = train(tiny(tmp_path / "a", total_steps=64, selfplay_precision="bfloat16"))
+    b_dir = tmp_path / "b"
+    train(tiny(b_dir, total_steps=32, checkpoint_every=2, selfplay_precision="bfloat16"))
+    b = train(tiny(b_dir, total_steps=64, resume=True, selfplay_precision="bfloat16"))
+    assert b.args.selfplay_precision == "bfloat16" and a.global_step == b.global_step == 64
+    for k, v in a.net.state_dict().items():
+        torch.testing.assert_close(b.net.state_dict()[k], v, rtol=0, atol=0)
+    np.testing.assert_array_equal(a.buffer.policy[:len(a.buffer)], b.buffer.policy[:len(b.buffer)])
 
 
 def mixed(run_dir, **kw):

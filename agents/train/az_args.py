@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from odd_env.game import Game
 
 from ..search import MAX_SIMULATIONS
+from ..search.search import check_precision
 from ..arena import MAX_GAMES
 from ..base import MAX_THREADS
 from .network import check_device
@@ -40,6 +41,8 @@ class Args:
     """torch device of the network (self-play inference and updates): cpu or cuda"""
     threads: int = 1
     """torch CPU threads (more than the free cores makes small networks many times slower)"""
+    selfplay_precision: str = "float32"
+    """the network's arithmetic in the self-play searches: float32, or bfloat16 (a bfloat16 copy of the network: faster on CPUs with bfloat16 units such as Intel AMX, outputs within about 1e-2; the updates stay float32)"""
     total_steps: int = 1_000_000
     """stop after this many self-play moves (all games together, full and fast searches)"""
     total_minutes: float = 0.0
@@ -118,7 +121,8 @@ class Args:
 
 MUTABLE_ON_RESUME = ("total_steps", "total_minutes", "eval_every", "eval_games", "eval_opponents",
                      "eval_opening",
-                     "checkpoint_every", "milestones", "lr", "threads", "device", "progress", "tensorboard")
+                     "checkpoint_every", "milestones", "lr", "threads", "device", "selfplay_precision", "progress",
+                     "tensorboard")
 """Arguments a resumed run may change; every other saved argument must stay as it was."""
 
 MAX_BUFFER = 1 << 24
@@ -172,6 +176,7 @@ def validate_args(args: Args) -> None:
             raise ValueError(f"--game {args.game}: {game.label} has no compiled rules, which the search plays "
                              "through")
     check_device(args.device, "--device")
+    check_precision(args.selfplay_precision, "--selfplay-precision")
     parse_milestones(args.milestones)
     if args.policy_target not in POLICY_TARGETS:
         raise ValueError(f"--policy-target must be one of {', '.join(POLICY_TARGETS)}, got {args.policy_target!r}")

@@ -69,7 +69,8 @@ class AZSelfPlay:
         ``first_player_wins``, ``game_length``). The trees start afresh from the games' positions (so that a
         resumed run, whose trees are not saved, searches exactly as the uninterrupted one)."""
         a, r, search = self.args, self.rules, self.search
-        self._network = NetworkEvaluator(net, device, threads)  # (a copy: the network changes between calls)
+        # (a copy: the network changes between calls)
+        self._network = NetworkEvaluator(net, device, threads, precision=a.selfplay_precision)
         for b in range(self.num_games):
             search.set_root(b, self.states[b])
         done: list[dict[str, np.ndarray]] = []
@@ -110,7 +111,7 @@ class AZSelfPlay:
     def compile(self, net: PolicyValueNet, device: torch.device, threads: int) -> None:
         """Compile the search for this game now (numba, once per process: tens of seconds), outside any
         measured time; it draws no random number, and :meth:`play` rebuilds the trees afterwards."""
-        self._network = NetworkEvaluator(net, device, threads)
+        self._network = NetworkEvaluator(net, device, threads, precision=self.args.selfplay_precision)
         try:
             self.search.compile()
         finally:

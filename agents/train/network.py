@@ -157,11 +157,15 @@ class ResidualBlock(nn.Module):
         self.conv1 = BoardConv(channels, channels, hexagonal)
         self.conv2 = BoardConv(channels, channels, hexagonal)
 
-    def forward(self, x: torch.Tensor, onboard: torch.Tensor) -> torch.Tensor:
-        """x + conv(relu(conv(x))), kept at zero off the board."""
-        y = F.relu(self.conv1(x)) * onboard
-        y = self.conv2(y) * onboard
-        return F.relu(x + y)
+    def forward(self, x: torch.Tensor, onboard: torch.Tensor | None) -> torch.Tensor:
+        """x + conv(relu(conv(x))), kept at zero off the board (``onboard`` None: every point is on it)."""
+        y = F.relu(self.conv1(x), inplace=True)  # (in place on fresh outputs: exact, and saves a copy)
+        if onboard is not None:
+            y = y * onboard
+        y = self.conv2(y)
+        if onboard is not None:
+            y = y * onboard
+        return F.relu(x + y, inplace=True)
 
 
 class PolicyValueNet(nn.Module):
@@ -206,18 +210,24 @@ class PolicyValueNet(nn.Module):
         elif planes.dim() != 4 or tuple(planes.shape[1:]) != (c.in_planes, c.height, c.width):
             raise ValueError(f"the network of {c.game} {c.board_size or ''}".rstrip() + f" takes planes "
                              f"(B, {c.in_planes}, {c.height}, {c.width}), got {tuple(planes.shape)}")
-        x = planes.float()
+        x = planes.to(self.stem.weight.dtype)  # float32 (a bfloat16 copy: NetworkEvaluator's precision)
         k = self.config.onboard_plane
         onboard = x[:, k : k + 1]
-        h = F.relu(self.stem(x)) * onboard
+        # On a board whose every point is playable (Xodd's squares) the masks multiply by one: skipped (exact).
+        mask = None if bool(onboard.all()) else onboard
+        h = F.relu(self.stem(x), inplace=True)
+        if mask is not None:
+            h = h * mask
         for block in self.blocks:
-            h = block(h, onboard)
+            h = block(h, mask)
         cells = onboard.sum(dim=(2, 3)).clamp(min=1)
         pooled = torch.cat([h.sum(dim=(2, 3)) / cells, h.amax(dim=(2, 3))], dim=1)
         points = self.policy_conv(h).flatten(1)  # (B, point_planes*H*W): block k holds action k*H*W + cell
         logits = torch.cat([points, self.pass_head(pooled)], dim=1)
         if c.general:
-            v = F.relu(self.value_conv(h)) * onboard
+            v = F.relu(self.value_conv(h), inplace=True)
+            if mask is not None:
+                v = v * mask
             mean = v.sum(dim=(2, 3)) / cells
             scaled = mean * (cells.sqrt() - 10) / 10
             peak = v.amax(dim=(2, 3))  # off-board points are 0, on-board ones >= 0: the on-board maximum
