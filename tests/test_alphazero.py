@@ -59,6 +59,7 @@ def read_metrics(run_dir):
     ({"eval_opening": -1}, "--eval-opening"),
     ({"resume": True, "overwrite": True}, "not both"),
     ({"selfplay_precision": "half"}, "--selfplay-precision must be one of float32, bfloat16, got 'half'"),
+    ({"update_precision": "fp16"}, "--update-precision must be one of float32, bfloat16, got 'fp16'"),
     ({"board_size": 0, "board_sizes": "4,4"}, "names 4 twice"),
     ({"board_sizes": "4,5"}, "give --board-size .4. or --board-sizes .4,5., not both"),
     ({"board_size": 0, "board_sizes": "4,5", "size_weights": "1"}, "gives 1 weights for the 2 sizes"),
@@ -121,12 +122,15 @@ def test_resume_continues_exactly(tmp_path):
     assert len(rows[0]) == 6 and rows[0] == rows[1]
 
 
-def test_bfloat16_self_play_trains_and_resumes_exactly(tmp_path):
-    a = train(tiny(tmp_path / "a", total_steps=64, selfplay_precision="bfloat16"))
+def test_bfloat16_self_play_and_updates_train_and_resume_exactly(tmp_path):
+    bf16 = {"selfplay_precision": "bfloat16", "update_precision": "bfloat16"}
+    a = train(tiny(tmp_path / "a", total_steps=96, **bf16))
     b_dir = tmp_path / "b"
-    train(tiny(b_dir, total_steps=32, checkpoint_every=2, selfplay_precision="bfloat16"))
-    b = train(tiny(b_dir, total_steps=64, resume=True, selfplay_precision="bfloat16"))
-    assert b.args.selfplay_precision == "bfloat16" and a.global_step == b.global_step == 64
+    train(tiny(b_dir, total_steps=48, checkpoint_every=2, **bf16))
+    b = train(tiny(b_dir, total_steps=96, resume=True, **bf16))
+    assert b.args.update_precision == "bfloat16" and a.global_step == b.global_step == 96
+    assert a.counters["gradient_steps"] == b.counters["gradient_steps"] > 0
+    assert all(p.dtype == torch.float32 for p in a.net.parameters())  # mixed precision: float32 weights
     for k, v in a.net.state_dict().items():
         torch.testing.assert_close(b.net.state_dict()[k], v, rtol=0, atol=0)
     np.testing.assert_array_equal(a.buffer.policy[:len(a.buffer)], b.buffer.policy[:len(b.buffer)])

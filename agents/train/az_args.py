@@ -42,7 +42,9 @@ class Args:
     threads: int = 1
     """torch CPU threads (more than the free cores makes small networks many times slower)"""
     selfplay_precision: str = "float32"
-    """the network's arithmetic in the self-play searches: float32, or bfloat16 (a bfloat16 copy of the network: faster on CPUs with bfloat16 units such as Intel AMX, outputs within about 1e-2; the updates stay float32)"""
+    """the network's arithmetic in the self-play searches: float32, or bfloat16 (a bfloat16 copy of the network: faster on CPUs with bfloat16 units such as Intel AMX, outputs within about 1e-2)"""
+    update_precision: str = "float32"
+    """the learner's arithmetic: float32, or bfloat16 (mixed precision: the forward and backward passes under torch's autocast, the weights, losses and optimizer in float32; faster on CPUs with bfloat16 units)"""
     total_steps: int = 1_000_000
     """stop after this many self-play moves (all games together, full and fast searches)"""
     total_minutes: float = 0.0
@@ -119,10 +121,9 @@ class Args:
     """show a progress bar toward whichever limit (steps or minutes) ends the run first"""
 
 
-MUTABLE_ON_RESUME = ("total_steps", "total_minutes", "eval_every", "eval_games", "eval_opponents",
-                     "eval_opening",
-                     "checkpoint_every", "milestones", "lr", "threads", "device", "selfplay_precision", "progress",
-                     "tensorboard")
+MUTABLE_ON_RESUME = ("total_steps", "total_minutes", "eval_every", "eval_games", "eval_opponents", "eval_opening",
+                     "checkpoint_every", "milestones", "lr", "threads", "device", "selfplay_precision",
+                     "update_precision", "progress", "tensorboard")
 """Arguments a resumed run may change; every other saved argument must stay as it was."""
 
 MAX_BUFFER = 1 << 24
@@ -177,6 +178,7 @@ def validate_args(args: Args) -> None:
                              "through")
     check_device(args.device, "--device")
     check_precision(args.selfplay_precision, "--selfplay-precision")
+    check_precision(args.update_precision, "--update-precision")
     parse_milestones(args.milestones)
     if args.policy_target not in POLICY_TARGETS:
         raise ValueError(f"--policy-target must be one of {', '.join(POLICY_TARGETS)}, got {args.policy_target!r}")
