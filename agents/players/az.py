@@ -62,8 +62,9 @@ class AZAgent(Agent):
         reuse_tree: keep the subtree of the position reached for the next decision.
         device: where the network runs (``cpu``, ``cuda``).
         threads: torch CPU threads of the network calls (None: the process's setting).
-        precision: the network's arithmetic, ``float32`` or ``bfloat16`` (a bfloat16 copy of the network: faster on CPUs
-            with bfloat16 units, outputs within about 1e-2; :class:`agents.search.NetworkEvaluator`).
+        precision: the network's arithmetic, ``float32`` or ``bfloat16`` (a bfloat16 copy of the network:
+            faster on CPUs with bfloat16 units at ``batch`` 8 and more, outputs within about 1e-2;
+            :class:`agents.search.NetworkEvaluator`).
         seed: seeds the noise and the rollouts; the same seed and positions give the same moves
             (with ``time``, the simulation count, and so the move, may vary).
     """

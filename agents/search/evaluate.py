@@ -26,10 +26,10 @@ class NetworkEvaluator:
     networks; outputs equal to about 1e-6); the network given is left as it is.
 
     ``precision="bfloat16"`` runs a bfloat16 copy of the network (weights, activations; the outputs come
-    back as float32): on CPUs with bfloat16 matrix units (Intel AMX, AVX512-BF16) about twice as fast
-    at batch 128, slower on CPUs without them. Outputs differ from float32 by about 1e-2 in logits and values, so a
-    search's visit counts may differ too; ``float32`` (the default) is exact and reproducible across
-    machines."""
+    back as float32): on CPUs with bfloat16 matrix units (Intel AMX, AVX512-BF16) 2.5-3 times as fast
+    at batch 128, slower on CPUs without them, and slower at batch 1. Outputs differ from float32 by
+    about 1e-2 in logits and values, so a search's visit counts may differ too; ``float32`` (the
+    default) is exact and the same on every machine."""
 
     def __init__(self, network: PolicyValueNet, device: str | torch.device = "cpu", threads: int | None = None,
                  channels_last: bool = True, precision: str = "float32"):

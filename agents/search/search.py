@@ -58,7 +58,8 @@ MAX_ROLLOUTS = 1000
 """Most random games per leaf (``SearchConfig.rollouts``)."""
 
 PRECISIONS = ("float32", "bfloat16")
-"""What :class:`NetworkEvaluator` computes in (``precision``): ``float32``, or ``bfloat16`` (a bfloat16 copy of the network)."""
+"""What :class:`NetworkEvaluator` computes in (``precision``): ``float32``, or ``bfloat16`` (a bfloat16 copy
+of the network)."""
 
 
 def check_precision(precision: object, what: str = "precision") -> str:
