@@ -82,7 +82,7 @@ class AZTrainer:
         self.games, slots, capacity = size_shares(args)
         self.game = self.games[0]
         """The run's (first) game and board: the one its checkpoints name."""
-        several = len(self.games) > 1
+        several = self.several_sizes
         self.eval_agents = build_agents(eval_opponents(args.eval_opponents, self.game), self.games, "--eval-opponents")
         self.device = check_device(args.device, "--device")
         if args.init_from and not args.resume:  # the architecture comes from the source (saved in args.json)
@@ -130,6 +130,11 @@ class AZTrainer:
         over, and the seconds of each part of the profile."""
 
     @property
+    def several_sizes(self) -> bool:
+        """Whether the run plays several board sizes (``--board-sizes``)."""
+        return len(self.games) > 1
+
+    @property
     def selfplay(self) -> AZSelfPlay:
         """The self-play of the first board size (a run's only one, without ``--board-sizes``)."""
         return self.selfplays[0]
@@ -157,7 +162,7 @@ class AZTrainer:
         t1 = time.perf_counter()
         for buffer, game, part in zip(self.buffers, self.games, outs):
             buffer.add(part["planes"], part["mask"], part["policy"], part["value"])
-            if len(self.games) > 1:
+            if self.several_sizes:
                 c[f"games@{game.size}"] += part["games"]
         out = {k: sum(part[k] for part in outs) for k in ("moves", "recorded", "games", "first_player_wins",
                                                           "game_length")}
@@ -177,7 +182,7 @@ class AZTrainer:
         c["positions"] += new
         games = max(out["games"], 1)
         per_size = {}
-        if len(self.games) > 1:
+        if self.several_sizes:
             for game, buffer in zip(self.games, self.buffers):
                 per_size.update({f"games@{game.size}": float(c[f"games@{game.size}"]),
                                  f"buffer@{game.size}": float(len(buffer))})
@@ -257,7 +262,7 @@ class AZTrainer:
                     "args": dict(vars(self.args)), "global_step": self.global_step, "update": self.update,
                     "train_seconds": self.train_seconds, "torch_version": torch.__version__,
                     **({"init_sha256": self.init_sha256} if self.init_sha256 else {})}
-        several = len(self.games) > 1  # (a run of one size keeps the layout of the runs before --board-sizes)
+        several = self.several_sizes  # (a run of one size keeps the layout of the runs before --board-sizes)
         buffers = [b.state_dict() for b in self.buffers]
         selfplays = [sp.state_dict() for sp in self.selfplays]
         data = {"model": dict(self.net.state_dict()), "optimizer": self.optimizer.state_dict(),
@@ -291,7 +296,7 @@ class AZTrainer:
         steps = (ckpt["global_step"], ckpt["update"], counters["games"], counters["gradient_steps"], counters["positions"])
         if not all(isinstance(v, int) and v >= 0 for v in steps):
             raise ValueError(f"bad counters {steps}")
-        several = len(self.games) > 1
+        several = self.several_sizes
         saved_buffers = ckpt["buffer"] if several else [ckpt["buffer"]]
         saved_selfplays = ckpt["selfplay"] if several else [ckpt["selfplay"]]
         if not (isinstance(saved_buffers, list) and isinstance(saved_selfplays, list)
