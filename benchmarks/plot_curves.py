@@ -1,9 +1,9 @@
-"""Plot the win rates that PPO runs logged during training against training minutes, on one figure.
+"""Plot the win rates that training runs logged against training minutes, on one figure.
 
     python benchmarks/plot_curves.py runs/a runs/b --labels "4 epochs" "2 epochs" \\
         --metric win_rate/random --out docs/learning_curves_yinsh.png --title "YINSH, 15 minutes"
 
-Each run directory is one of ``python -m agents.ppo --run-dir``; its
+Each run directory is one of ``python -m agents.ppo --run-dir`` (or ``python -m agents.alphazero``); its
 ``metrics.csv`` holds a ``win_rate/<opponent>`` column for every evaluation
 opponent (``--eval-opponents``), filled every ``--eval-every`` updates.
 """
@@ -46,7 +46,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("runs", nargs="+", type=Path, help="run directories")
     parser.add_argument("--labels", nargs="+", help="one legend label per run (default: the directory names)")
-    parser.add_argument("--metric", default="win_rate/random", help="the metrics.csv column to plot")
+    parser.add_argument("--metric", nargs="+", default=["win_rate/random"],
+                        help="the metrics.csv column to plot: one for every run, or one per run (a run given twice "
+                             "plots two of its columns)")
     parser.add_argument("--title", default="")
     parser.add_argument("--games", type=positive_int, default=None, help="games per point, for the axis label")
     parser.add_argument("--out", type=Path, required=True, help="the PNG to write")
@@ -54,10 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     labels = args.labels or [run.name for run in args.runs]
     if len(labels) != len(args.runs):
         parser.error(f"{len(args.runs)} runs but {len(labels)} labels")
+    metrics = args.metric * len(args.runs) if len(args.metric) == 1 else args.metric
+    if len(metrics) != len(args.runs):
+        parser.error(f"{len(args.runs)} runs but {len(args.metric)} metrics: give one for every run, or one per run")
     if args.out.suffix.lower() != ".png" or args.out.is_dir():
         parser.error(f"--out must name a .png file, got {args.out}")
     try:
-        curves = [read_curve(run, args.metric) for run in args.runs]  # every run read before drawing
+        curves = [read_curve(run, metric) for run, metric in zip(args.runs, metrics)]  # all read before drawing
         check_can_make_dir(args.out.parent, "the folder of --out")
     except ValueError as err:
         parser.error(str(err))
@@ -72,7 +77,8 @@ def main(argv: list[str] | None = None) -> int:
         ax.plot(*zip(*pts), marker="o", ms=3, label=label)
     ax.set_xlabel("training minutes")
     per_point = f" ({args.games} games/point)" if args.games else ""
-    ax.set_ylabel(f"{args.metric.replace('win_rate/', 'score against ')}{per_point}")
+    shown = metrics[0].replace("win_rate/", "score against ") if len(set(metrics)) == 1 else "score"
+    ax.set_ylabel(f"{shown}{per_point}")
     ax.set_ylim(0, 1)
     ax.grid(alpha=0.3)
     # Below the axes: curves that reach 1.0 fill every corner of the plot.

@@ -73,3 +73,31 @@ def test_bench_games_checks_its_arguments(monkeypatch, capsys, tmp_path):
     bench = _script("bench_games")
     assert "is not a checkout of odd_env" in _refused(bench, ["--old", str(tmp_path)], monkeypatch, capsys)
     assert "must be a finite number > 0" in _refused(bench, ["--seconds", "0"], monkeypatch, capsys)
+
+
+def test_plot_curves_draws_one_curve_per_run_and_column_and_refuses_bad_arguments(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("matplotlib")
+    plot = _script("plot_curves")
+    for name, rows in (("a", [(1.0, "0.5", ""), (2.0, "", "0.25"), (3.0, "0.75", "0.5")]), ("b", [(2.5, "1.0", "")])):
+        (tmp_path / name).mkdir()
+        lines = ["train_minutes,win_rate/greedy,win_rate/ppo:pretrained=xodd9"]
+        lines += [f"{m},{g},{p}" for m, g, p in rows]
+        (tmp_path / name / "metrics.csv").write_text("\n".join(lines) + "\n")
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert plot.read_curve(a, "win_rate/greedy") == [(1.0, 0.5), (3.0, 0.75)]  # rows without an evaluation skipped
+    assert plot.read_curve(a, "win_rate/ppo:pretrained=xodd9") == [(2.0, 0.25), (3.0, 0.5)]
+    out = tmp_path / "plots" / "curves.png"
+    assert plot.main([str(a), str(a), str(b), "--metric", "win_rate/greedy", "win_rate/ppo:pretrained=xodd9",
+                      "win_rate/greedy", "--labels", "a greedy", "a xodd9", "b greedy", "--out", str(out)]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    for argv, message in (([str(a), str(b), "--metric", "x", "y", "z"], "2 runs but 3 metrics"),
+                          ([str(a), "--metric", "win_rate/random"], "has no column 'win_rate/random'"),
+                          ([str(b), "--metric", "win_rate/ppo:pretrained=xodd9"], "holds no value"),
+                          ([str(a), "--out", str(tmp_path / "c.jpg")], "--out must name a .png")):
+        if "--out" not in argv:
+            argv = [*argv, "--out", str(tmp_path / "never.png")]
+        monkeypatch.setattr(sys, "argv", ["plot_curves.py", *argv])
+        with pytest.raises(SystemExit) as exc:
+            plot.main(argv)
+        assert exc.value.code == 2 and message in capsys.readouterr().err, argv
+    assert not (tmp_path / "never.png").exists()

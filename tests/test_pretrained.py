@@ -34,7 +34,7 @@ def test_the_index_lists_files_that_exist_and_match():
             (net.game, net.board_size, net.variant, net.sha256)
         assert meta["global_step"] == net.global_step
         assert net.path.stat().st_size < 3_000_000
-        assert net.command.startswith("python -m agents.ppo")
+        assert net.command.startswith(("python -m agents.ppo ", "python -m agents.alphazero "))
         if net.search_path is not None:  # a search network: this very network with its value refit
             search = ckpt_io.read_metadata(net.search_path)
             assert search["sha256"] == net.search_sha256 and search["source_sha256"] == net.sha256
@@ -57,6 +57,12 @@ RECIPE = ("game", "board_size", "variant", "seed", "init_from", "num_games", "ro
           "max_grad_norm", "target_kl", "augment", "latest_prob", "scripted_opponents", "scripted_prob",
           "snapshot_every", "pool_size", "threads")
 """The arguments that decide what a run learns (not where it writes, how it reports, or when it stops)."""
+AZ_RECIPE = ("game", "board_size", "variant", "seed", "init_from", "num_games", "simulations", "fast_simulations",
+             "full_search_prob", "policy_target", "considered", "c_puct", "noise", "dirichlet_alpha",
+             "temperature_moves", "moves_per_iteration", "channels", "blocks", "general", "lr", "weight_decay",
+             "vf_coef", "max_grad_norm", "minibatch_size", "replay_ratio", "buffer_size", "min_buffer", "augment",
+             "threads", "selfplay_precision", "update_precision")
+"""The same for the AlphaZero trainer (``python -m agents.alphazero``)."""
 
 
 @pytest.mark.parametrize("name", [net.name for net in SHIPPED])
@@ -66,6 +72,25 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
     from agents.train.ppo import parse_args
 
     net = {n.name: n for n in SHIPPED}[name]
+    meta = ckpt_io.read_metadata(net.path)
+    if net.command.startswith("python -m agents.alphazero "):  # one AlphaZero run
+        import dataclasses
+
+        from agents.train.az_args import AZ_COMMAND, Args as AZArgs
+
+        argv = shlex.split(net.command)
+        assert "&&" not in argv and not net.refit_command
+        given = parse_args(argv[3:], AZ_COMMAND)
+        trained = {**dataclasses.asdict(AZArgs()), **meta["args"]}  # (flags added since: their defaults)
+        recipe = AZ_RECIPE
+        if given.init_from:  # the architecture is the source network's, whatever --channels/--blocks say
+            recipe = tuple(k for k in recipe if k not in ("channels", "blocks", "general"))
+            source = ckpt_io.read_metadata(pre.network_file(given.init_from))
+            assert {k: meta["net_config"][k] for k in ("channels", "blocks")} == \
+                {k: source["net_config"][k] for k in ("channels", "blocks")}
+        assert {k: getattr(given, k) for k in recipe} == {k: trained[k] for k in recipe}
+        assert meta["kind"] == ckpt_io.NETWORK_KIND and given.total_steps >= net.global_step
+        return
     stages = []
     for command in net.stages:  # a network trained in stages: each command parses, the last made the file
         argv = shlex.split(command)
@@ -74,7 +99,6 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
     given = stages[-1]
     for before, after in zip(stages, stages[1:]):  # each stage starts from the network the one before made
         assert after.init_from == f"{before.run_dir}/last.pt", (before.run_dir, after.init_from)
-    meta = ckpt_io.read_metadata(net.path)
     trained = {"init_from": "", **meta["args"]}  # (runs from before --init-from started from random weights)
     recipe = RECIPE + (("board_sizes", "size_weights") if net.general else ())
     if len(stages) > 1:  # the run read the first stage's network from a copy of its last.pt (its own path)
