@@ -418,3 +418,12 @@ def test_unknown_names_and_damaged_files_are_refused(folder):
     (folder / "index.json").write_text(json.dumps(index | {"tiny4": index["tiny4"] | {"file": "gone.pt"}}))
     with pytest.raises(ValueError, match="file .* is missing"):
         agents.load("ppo", pretrained="tiny4")
+
+
+def test_a_network_players_label_is_the_spec_that_rebuilds_it():
+    player = agents.load("ppo", pretrained="xodd9", greedy=False, symmetries=8, seed=3)
+    assert player.label == "ppo:pretrained=xodd9,greedy=False,symmetries=8"
+    again = agents.load(player.label)
+    assert (again.label, again.network_sha256) == (player.label, player.network_sha256)
+    path = str(pre.pretrained_path("yodd6"))
+    assert agents.load("ppo", path=path).label == f"ppo:path={path}"

@@ -213,6 +213,16 @@ class PPOAgent(Agent):
         return {**where, "greedy": self.greedy, "seed": self.seed, "device": str(self.device),
                 "threads": self.threads, "symmetries": self.symmetries}
 
+    @property
+    def label(self) -> str:
+        """``ppo:pretrained=NAME`` or ``ppo:path=PATH`` (``ppo`` for a network given in memory), then the
+        options that differ from the defaults: the spec that rebuilds it."""
+        defaults = {"greedy": True, "device": "cpu", "threads": 1, "symmetries": 1}
+        where = ([f"pretrained={self.pretrained}"] if self.pretrained is not None
+                 else [f"path={self.path}"] if self.path is not None else [])
+        parts = where + [f"{k}={v}" for k, v in self.options.items() if k in defaults and v != defaults[k]]
+        return f"{self.name}:" + ",".join(parts) if parts else self.name
+
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         state["network"] = (self.network.config, {k: v.cpu() for k, v in self.network.state_dict().items()})
