@@ -297,7 +297,8 @@ def test_two_iterations_on_local_ray_give_a_checkpoint_that_plays(tmp_path, loca
     from agents.train.ppo import PPOAgent
 
     assert isinstance(player, PPOAgent) and isinstance(player.network, PolicyValueNet)
-    assert player.label == "rllib" and player.network.config.channels == 8
+    assert player.label == f"rllib:path={tmp_path / 'run' / 'checkpoint'}"  # the spec that loads it again
+    assert player.network.config.channels == 8
     result = play_game(player, "greedy", "xodd", 4, seed=0)  # the arena raises on an illegal action
     assert result.winner in (0, 1, None)
     env = gymnasium.make("odd_env/Xodd-v0", board_size=4, opponent=player, play_as="black")
