@@ -497,7 +497,8 @@ def load_player(path: str, greedy: bool = True, seed: int | None = None, device:
     """``agents.load("rllib", path=...)``: the checkpoint's network as an :class:`agents.train.ppo.PPOAgent`.
 
     The same kind of player as ``agents.load("ppo", path=...)``, labelled
-    ``rllib``: it plays in the arena and as a Gymnasium env's ``opponent=``.
+    ``rllib:path=PATH`` (the spec that loads it again): it plays in the arena and as a Gymnasium
+    env's ``opponent=``.
     """
     from ..players.network_player import PPOAgent
 
