@@ -122,6 +122,17 @@ def test_resume_continues_exactly(tmp_path):
     assert len(rows[0]) == 6 and rows[0] == rows[1]
 
 
+def test_progress_bar_shows_the_last_value_loss_not_nan(tmp_path, capsys):
+    # iterations before the buffer fills (or without a new gradient step) log nan losses in metrics.csv;
+    # the bar keeps the last measured one
+    trainer = train(tiny(tmp_path / "run", total_steps=160, min_buffer=64, progress=True))
+    rows = read_metrics(tmp_path / "run")
+    assert math.isnan(float(rows[0]["value_loss"])) and math.isfinite(float(rows[-1]["value_loss"]))
+    err = capsys.readouterr().err
+    assert "160/160 steps" in err and trainer.global_step == 160
+    assert "nan" not in err and f"vloss={float(rows[-1]['value_loss']):.3f}" in err
+
+
 def test_bfloat16_self_play_and_updates_train_and_resume_exactly(tmp_path):
     bf16 = {"selfplay_precision": "bfloat16", "update_precision": "bfloat16"}
     a = train(tiny(tmp_path / "a", total_steps=96, **bf16))

@@ -33,6 +33,7 @@ moves into tree work (compiled selection, expansion, backup), network inference,
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 import time
@@ -327,9 +328,13 @@ def run(trainer: AZTrainer) -> AZTrainer:
     """Train until the step or time limit, logging, evaluating and checkpointing (the PPO trainer's loop,
     :func:`agents.train.ppo.drive`); returns the trainer. Ends with the line saying which limit stopped the
     run, and the profile."""
+    shown = {}  # the progress bar's value loss: the last iteration that made gradient steps (nan otherwise)
+
     def update() -> tuple[dict[str, float], dict[str, str]]:
         metrics = trainer.iteration()
-        return metrics, {"vloss": f"{metrics['value_loss']:.3f}"}
+        if math.isfinite(metrics["value_loss"]):
+            shown["vloss"] = f"{metrics['value_loss']:.3f}"
+        return metrics, dict(shown)
 
     drive(trainer, update, "moves")
     profile = ", ".join(f"{part} {s:.2f}" for part, s in trainer.profile().items())
