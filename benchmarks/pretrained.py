@@ -168,7 +168,8 @@ def journal_name(spec: str) -> str:
 
 
 def measure(name: str, opponents: list[str], games: int, seed: int, workers: int, folder: Path,
-            journal_dir: Path | None = None, resume: bool = False, overwrite: bool = False) -> None:
+            journal_dir: Path | None = None, resume: bool = False, overwrite: bool = False,
+            opening: int = 0) -> None:
     import agents
     from agents.arena import JournalError, check_journal, round_robin
     from agents.base import check_board
@@ -183,6 +184,8 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
         raise ValueError(f"--seed must be an integer >= 0, got {seed}")
     if workers < 1:
         raise ValueError(f"--workers must be an integer >= 1, got {workers}")
+    if opening < 0:
+        raise ValueError(f"--opening must be an integer >= 0, got {opening}")
     if not opponents:
         raise ValueError("--opponents names no opponent (e.g. --opponents random,greedy,mcts:simulations=200)")
     if len(set(opponents)) != len(opponents):
@@ -208,19 +211,22 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
                              "plays them again, or give another --journal-dir")
         if resume:
             try:
-                check_journal(path, game, [label, spec], [player.network_sha256, opponent.network_sha256], games, seed)
+                check_journal(path, game, [label, spec], [player.network_sha256, opponent.network_sha256], games, seed,
+                              opening)
             except JournalError as exc:
                 raise ValueError(f"{exc} (journals are in --journal-dir: give another)") from None
     for spec in opponents:
         t0 = time.perf_counter()
         res = round_robin([player, spec], net.game, net.board_size or None, games_per_pair=games, seed=seed,
-                          progress=False, labels=[label, spec], workers=workers, resume=resume,
+                          progress=False, labels=[label, spec], workers=workers, resume=resume, opening=opening,
                           journal=None if journal_dir is None else journal_dir / journal_name(spec))
         # (without resume, round_robin starts the journal afresh: --overwrite, or a journal not there before)
         rate, lo, hi, n = res.win_rate(0, 1)
         # Unrounded: the tables round once, to 3 places (rounding 0.99049 to 0.9905 here printed 0.991).
         row = {"opponent": spec, "games": int(n), "win_rate": float(rate), "ci_low": float(lo),
                "ci_high": float(hi), "seed": seed, "ms_per_move": round(float(res.ms_per_move[0]), 2)}
+        if opening:
+            row["opening"] = opening  # (as bench_general.py's rows: absent when the games start from the empty board)
         kept = f", {res.resumed} of them from the journal" if res.resumed else ""
         print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s"
               f"{kept})", flush=True)
@@ -273,6 +279,9 @@ def main(argv: list[str] | None = None) -> int:
     p_measure.add_argument("--games", type=int, default=400, help="games per opponent, half with each colour")
     p_measure.add_argument("--seed", type=int, default=0)
     p_measure.add_argument("--workers", type=int, default=1)
+    p_measure.add_argument("--opening", type=int, default=0,
+                           help="random legal actions that open every pair of games (the pair swaps colours): "
+                                "varied games between deterministic players, e.g. a network against a network")
     p_measure.add_argument("--journal-dir", type=Path, default=None,
                            help="where each opponent's games are journaled as they end "
                                 "(default: runs/measure/NAME)")
@@ -296,7 +305,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.name not in names:
                 raise ValueError(f"no network named {args.name!r} in {folder}; there are: {', '.join(names) or 'none'}")
             measure(args.name, split_specs(args.opponents), args.games, args.seed, args.workers, folder,
-                    args.journal_dir or Path("runs") / "measure" / args.name, args.resume, args.overwrite)
+                    args.journal_dir or Path("runs") / "measure" / args.name, args.resume, args.overwrite,
+                    args.opening)
         else:
             print(table(folder))
     except (ValueError, OSError) as exc:  # JournalError is a ValueError

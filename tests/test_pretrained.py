@@ -222,6 +222,17 @@ def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tm
     assert readd.returncode == 0, readd.stderr
     retrained = measure("--resume")
     assert retrained.returncode == 2 and "belongs to another round robin: agents" in retrained.stderr
+    # --opening: every pair of games starts from random actions (network against network); the row says so,
+    # and its journal is not continued without them.
+    opened = measure("--overwrite", "--opening", "2")
+    assert opened.returncode == 0, opened.stderr
+    (row,) = pre.pretrained_networks(folder)[0].strength
+    assert row["opening"] == 2 and row["games"] == 4
+    assert ArenaResult.from_journal(journal).win_rate(0, 1)[0] == row["win_rate"]
+    plain = measure("--resume")
+    assert plain.returncode == 2 and "opening 2 (now 0)" in plain.stderr
+    negative = measure("--opening", "-1", "--overwrite")
+    assert negative.returncode == 2 and "--opening must be an integer >= 0, got -1" in negative.stderr
     unknown = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
                               "measure", "tiny5"], capture_output=True, text=True, cwd=ROOT)
     assert unknown.returncode == 2 and "no network named 'tiny5'" in unknown.stderr and "tiny4" in unknown.stderr
