@@ -213,8 +213,9 @@ class PolicyValueNet(nn.Module):
         x = planes.to(self.stem.weight.dtype)  # float32 (a bfloat16 copy: NetworkEvaluator's precision)
         k = self.config.onboard_plane
         onboard = x[:, k : k + 1]
-        # On a board whose every point is playable (Xodd's squares) the masks multiply by one: skipped (exact).
-        mask = None if bool(onboard.all()) else onboard
+        # On a board whose every point is playable (Xodd's squares) the masks multiply by one: skipped on the
+        # CPU (exact). On an accelerator the check would wait for the device each call: the masks stay.
+        mask = None if x.device.type == "cpu" and bool(onboard.all()) else onboard
         h = F.relu(self.stem(x), inplace=True)
         if mask is not None:
             h = h * mask
