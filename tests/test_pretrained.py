@@ -73,21 +73,31 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
 
     net = {n.name: n for n in SHIPPED}[name]
     meta = ckpt_io.read_metadata(net.path)
-    if net.command.startswith("python -m agents.alphazero "):  # one AlphaZero run
+    if net.stages[-1].startswith("python -m agents.alphazero "):  # an AlphaZero run (after a PPO run or not)
         import dataclasses
 
         from agents.train.az_args import AZ_COMMAND, Args as AZArgs
 
-        argv = shlex.split(net.command)
+        argv = shlex.split(net.stages[-1])
         assert "&&" not in argv and not net.refit_command
         given = parse_args(argv[3:], AZ_COMMAND)
         trained = {**dataclasses.asdict(AZArgs()), **meta["args"]}  # (flags added since: their defaults)
         recipe = AZ_RECIPE
         if given.init_from:  # the architecture is the source network's, whatever --channels/--blocks say
             recipe = tuple(k for k in recipe if k not in ("channels", "blocks", "general"))
-            source = ckpt_io.read_metadata(pre.network_file(given.init_from))
+            if len(net.stages) == 1:  # from a shipped network
+                source = ckpt_io.read_metadata(pre.network_file(given.init_from))["net_config"]
+            else:  # from the network of a PPO run just before it: a checkpoint of that run
+                (ppo,) = net.stages[:-1]
+                assert ppo.startswith("python -m agents.ppo ") and "&&" not in shlex.split(ppo)
+                before = parse_args(shlex.split(ppo)[3:])
+                assert re.fullmatch(re.escape(before.run_dir) + r"/(last|at-\d+min)\.pt", given.init_from)
+                assert meta["args"]["init_from"].endswith(given.init_from.split("/")[-1])
+                recipe = tuple(k for k in recipe if k != "init_from")  # (the file holds the path it was read from)
+                source = {"channels": before.channels, "blocks": before.blocks}
+                assert before.game == given.game and before.variant == given.variant
             assert {k: meta["net_config"][k] for k in ("channels", "blocks")} == \
-                {k: source["net_config"][k] for k in ("channels", "blocks")}
+                {k: source[k] for k in ("channels", "blocks")}
         assert {k: getattr(given, k) for k in recipe} == {k: trained[k] for k in recipe}
         assert meta["kind"] == ckpt_io.NETWORK_KIND and given.total_steps >= net.global_step
         return
