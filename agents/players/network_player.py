@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import contextlib
+import inspect
 import os
 from typing import Any, Iterator, Sequence
 
@@ -217,7 +218,8 @@ class PPOAgent(Agent):
     def label(self) -> str:
         """``ppo:pretrained=NAME`` or ``ppo:path=PATH`` (``ppo`` for a network given in memory), then the
         options that differ from the defaults: the spec that rebuilds it."""
-        defaults = {"greedy": True, "device": "cpu", "threads": 1, "symmetries": 1}
+        params = inspect.signature(PPOAgent.__init__).parameters  # (the constructor's own defaults)
+        defaults = {k: params[k].default for k in ("greedy", "device", "threads", "symmetries")}
         where = ([f"pretrained={self.pretrained}"] if self.pretrained is not None
                  else [f"path={self.path}"] if self.path is not None else [])
         parts = where + [f"{k}={v}" for k, v in self.options.items() if k in defaults and v != defaults[k]]
