@@ -33,6 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from agents import split_specs  # noqa: E402
 from odd_env._files import check_can_make_dir, write_atomic  # noqa: E402
+from odd_env.game import make as make_game  # noqa: E402
 from agents.pretrained import INDEX_NAME, network_dir, pretrained_networks  # noqa: E402
 from agents.pretrained import _read_index as read_index  # noqa: E402  (the package's reader: corrupt files named)
 
@@ -93,7 +94,7 @@ def add(name: str, src: str, command: str, folder: Path, refit_command: str = ""
     check_name(name)
     shipped = read_index(folder).get(name)
     if shipped is not None and not replace:
-        raise ValueError(f"a network named {name!r} is listed already ({shipped['game']} {shipped['board_size']}, "
+        raise ValueError(f"a network named {name!r} is listed already ({board_label(shipped)}, "
                          f"{shipped['global_step']:,} steps): give --replace to replace it (its strength table "
                          "and search network go with it unless the file is the same), or choose another name")
     src_meta = ckpt_io.load(src)  # verified before anything is written
@@ -127,9 +128,17 @@ def add(name: str, src: str, command: str, folder: Path, refit_command: str = ""
         (folder / old["search"]["file"]).unlink(missing_ok=True)
         print(f"{name}: its search network {old['search']['file']} was refit from the replaced network: removed "
               f"(add-search a refit of the new one)")
-    board = (f"{meta['game']}, every size (trained on {', '.join(map(str, meta['board_sizes']))})"
-             if meta.get("general") is True else f"{meta['game']} {meta['board_size']}")
+    board = board_label(meta) + (f" (trained on {', '.join(map(str, meta['board_sizes']))})"
+                                 if meta.get("general") is True else "")
     print(f"{name}: {dst} ({dst.stat().st_size / 1e6:.2f} MB), {board}, {meta['global_step']} steps")
+
+
+def board_label(entry: dict) -> str:
+    """The board a network plays, as the game names it: ``xodd 9``, ``yinsh`` (one board: size 0),
+    ``yinsh blitz``, ``xodd, every size`` (a size-general network; its ``board_size`` is only its default)."""
+    if entry.get("general") is True:
+        return f"{entry['game']}, every size"
+    return make_game(entry["game"], int(entry["board_size"]) or None, entry.get("variant", "")).label
 
 
 def add_search(name: str, src: str, refit_command: str, folder: Path) -> None:

@@ -248,13 +248,17 @@ def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tm
     assert unknown.returncode == 2 and "no network named 'tiny5'" in unknown.stderr and "tiny4" in unknown.stderr
 
 
-def _bench_main():
+def _bench_module():
     import importlib.util
 
     spec = importlib.util.spec_from_file_location("bench_pretrained", ROOT / "benchmarks" / "pretrained.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.main
+    return module
+
+
+def _bench_main():
+    return _bench_module().main
 
 
 def test_the_shipping_script_checks_everything_before_it_writes(folder, tmp_path, capsys):
@@ -448,3 +452,11 @@ def test_a_network_players_label_is_the_spec_that_rebuilds_it():
     assert (again.label, again.network_sha256) == (player.label, player.network_sha256)
     path = str(pre.pretrained_path("yodd6"))
     assert agents.load("ppo", path=path).label == f"ppo:path={path}"
+
+
+def test_the_shipping_script_names_each_board_as_the_game_does():
+    board_label = _bench_module().board_label
+    labels = {name: board_label(entry) for name, entry in pre._read_index(pre.network_dir()).items()}
+    assert labels["xodd9"] == "xodd 9" and labels["yodd8"] == "yodd 8"
+    assert labels["yinsh"] == "yinsh"  # one board (its size is 0), not "yinsh 0"
+    assert labels["xodd"] == "xodd, every size" and labels["yodd"] == "yodd, every size"
