@@ -74,6 +74,31 @@ def test_docs_rows_from_a_journal_show_its_games_and_score():
         assert f"{result.ms_per_move[0]:.0f}" in cells, f"{name}: {result.ms_per_move[0]:.0f} ms per move, the docs row says {row}"
 
 
+def test_journals_of_a_shipped_network_played_the_file_that_ships():
+    """A journal in benchmarks/journals/ whose player names a shipped network (``NAME@sha``,
+    ``network=NAME``, ``pretrained=NAME``) recorded that network's file: the shipped one, or the
+    search network refit from it. A network replaced (``pretrained.py add --replace``) leaves no
+    journal of the old file behind."""
+    import json
+
+    index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
+    named = re.compile(r"^(?P<at>[\w.-]+)@|(?:network|pretrained)=(?P<kw>[\w.-]+)")
+    checked = 0
+    for path in sorted((ROOT / "benchmarks" / "journals").glob("*.jsonl")):
+        with path.open(encoding="utf-8") as f:
+            header = json.loads(f.readline())
+        for spec, sha in zip(header["agents"], header.get("networks", [])):
+            m = named.search(spec)
+            name = m and (m.group("at") or m.group("kw"))
+            if sha is None or name not in index:
+                continue
+            entry = index[name]
+            files = {entry["sha256"]} | ({entry["search"]["sha256"]} if entry.get("search") else set())
+            assert sha in files, f"{path.name}: {spec} played a file of sha256 {sha[:12]}, the index ships {name} " \
+                                 f"as {entry['sha256'][:12]}: measure the shipped file again or remove the journal"
+            checked += 1
+    assert checked >= 10
+
 def test_strength_table_is_the_one_the_index_gives():
     """docs/pretrained.md's strength table is `python benchmarks/pretrained.py table` of the shipped index, verbatim."""
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "table"], cwd=ROOT,
