@@ -99,6 +99,7 @@ def test_journals_of_a_shipped_network_played_the_file_that_ships():
             checked += 1
     assert checked >= 10
 
+
 def test_strength_table_is_the_one_the_index_gives():
     """docs/pretrained.md's strength table is `python benchmarks/pretrained.py table` of the shipped index, verbatim."""
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "table"], cwd=ROOT,
