@@ -52,6 +52,13 @@ def test_rules_references_point_to_existing_pages_and_sections():
     assert checked > 20  # the code cites the rules pages throughout
 
 
+def _shipped_index() -> dict:
+    """The shipped networks' index (agents/networks/index.json), read by the package's own reader."""
+    from agents.pretrained import _read_index, network_dir
+
+    return _read_index(network_dir())
+
+
 JOURNAL_ROW = re.compile(r"^\|.*\((?:\.\./)*benchmarks/journals/([\w.-]+\.jsonl)\).*\|$", re.M)
 
 
@@ -81,7 +88,7 @@ def test_journals_of_a_shipped_network_played_the_file_that_ships():
     journal of the old file behind."""
     import json
 
-    index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
+    index = _shipped_index()
     named = re.compile(r"^(?P<at>[\w.-]+)@|(?:network|pretrained)=(?P<kw>[\w.-]+)")
     checked = 0
     for path in sorted((ROOT / "benchmarks" / "journals").glob("*.jsonl")):
@@ -117,8 +124,6 @@ def test_strongest_opponents_table_names_players_that_load():
     """Every spec of docs/pretrained.md's "strongest opponent" table parses, names a registered
     player and, where it names a network, a shipped one; the games it cites of a shipped network are
     the index's; every shipped network's board has a row."""
-    import json
-
     import agents
 
     page = (ROOT / "docs" / "pretrained.md").read_text(encoding="utf-8")
@@ -126,7 +131,7 @@ def test_strongest_opponents_table_names_players_that_load():
     assert heading in page
     section = page[page.index(heading):].split("\n## ", 1)[0]
     rows = [line for line in section.splitlines() if line.startswith("| ") and not line.startswith("| game")]
-    index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
+    index = _shipped_index()
     shipped = set(index)
     specs = []
     for row in rows:
@@ -159,11 +164,9 @@ def test_strongest_opponents_table_names_players_that_load():
 
 def _documented_ppo_commands() -> list[str]:
     """Every ``python -m agents.ppo ...`` command the README, the docs pages and the pretrained index show."""
-    import json
-
     text = "\n".join(p.read_text(encoding="utf-8") for p in _doc_pages()).replace("\\\n", " ")
     commands = [m.group(0) for m in re.finditer(r"python -m agents\.ppo(?: +[^\s`|]+)+", text)]
-    index = json.loads((ROOT / "agents/networks/index.json").read_text(encoding="utf-8"))
+    index = _shipped_index()
     rows = index.values() if isinstance(index, dict) else index
     commands += [stage for row in rows if isinstance(row, dict)  # a network trained in stages: each stage
                  for stage in str(row.get("command", "")).split(" && ") if "agents.ppo" in stage]
