@@ -71,8 +71,9 @@ class PretrainedNetwork:
     """For a network whose value was refit on its own games, the ``python -m agents.refit`` command that
     made the shipped file from the trained one (see :mod:`agents.train.refit`); empty otherwise."""
     strength: tuple[dict[str, Any], ...] = field(default=())
-    """Arena results: dicts with ``opponent``, ``games``, ``win_rate``, ``ci_low``, ``ci_high`` (and for a
-    general network ``board_size``, ``opening``: ``benchmarks/bench_general.py --record``)."""
+    """Arena results: dicts with ``opponent``, ``games``, ``win_rate``, ``ci_low``, ``ci_high``, ``seed``,
+    ``ms_per_move``; ``opening`` (random opening actions) only when it is not 0; for a general network
+    ``board_size`` (``benchmarks/bench_general.py --record``)."""
     search_path: Path | None = None
     """The network that guides ``agents.load("mcts", network=NAME)`` when it is not the player's own:
     the player's network with its value refit on its own games (:mod:`agents.train.refit`), where that refit

@@ -169,8 +169,10 @@ def record(args: argparse.Namespace, game: object, spec: str, row: dict) -> None
     from agents.pretrained import network_dir
 
     new = {"board_size": int(game.size), "opponent": spec, "games": row["games"], "win_rate": row["win_rate"],
-           "ci_low": row["ci_low"], "ci_high": row["ci_high"], "opening": args.opening, "seed": args.seed,
+           "ci_low": row["ci_low"], "ci_high": row["ci_high"], "seed": args.seed,
            "ms_per_move": round(row["ms_per_move"], 2)}
+    if args.opening:
+        new["opening"] = args.opening  # (as benchmarks/pretrained.py measure: absent when games start from the empty board)
     record_row(args.folder or network_dir(), args.record_as, new)  # under the index lock: others may record too
 
 

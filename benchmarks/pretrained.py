@@ -235,7 +235,7 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
         row = {"opponent": spec, "games": int(n), "win_rate": float(rate), "ci_low": float(lo),
                "ci_high": float(hi), "seed": seed, "ms_per_move": round(float(res.ms_per_move[0]), 2)}
         if opening:
-            row["opening"] = opening  # (as bench_general.py's rows: absent when the games start from the empty board)
+            row["opening"] = opening  # (as bench_general.py --record: absent when games start from the empty board)
         kept = f", {res.resumed} of them from the journal" if res.resumed else ""
         print(f"{name} vs {spec}: {rate:.3f} [{lo:.3f}, {hi:.3f}] over {n} games ({time.perf_counter() - t0:.0f} s"
               f"{kept})", flush=True)

@@ -392,13 +392,18 @@ def test_the_benchmark_records_its_rows_in_the_index_of_a_shipped_general_networ
     assert [(r["board_size"], r["opponent"], r["games"], r["opening"]) for r in net.strength] == \
         [(4, "random", 4, 1), (6, "random", 2, 1)]
     assert net.table().splitlines()[2].startswith("| xodd 4 | random |")
+    # From the empty board (--opening 0) a row has no "opening", as measure's rows
+    assert bench.main([*argv[:-4], "--opening", "0", "--sizes", "5"]) == 0
+    (net,) = pre.pretrained_networks(folder)
+    assert [r["board_size"] for r in net.strength if "opening" not in r] == [5]
+    capsys.readouterr()
     assert shipping.main(["--folder", str(folder), "table"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| `xg`")]
-    assert [r.split(" | ")[1] for r in rows] == ["xodd 4", "xodd 6"]
+    assert [r.split(" | ")[1] for r in rows] == ["xodd 4", "xodd 5", "xodd 6"]
     with pytest.raises(SystemExit) as exc:
         bench.main(["--checkpoint", str(general_runs["xodd"]), "--folder", str(folder), "--record"])
     assert exc.value.code == 2 and "--record writes into the index of a shipped network" in capsys.readouterr().err
-    assert len(pre.pretrained_networks(folder)[0].strength) == 2
+    assert len(pre.pretrained_networks(folder)[0].strength) == 3
 
 
 RECORDER = """
