@@ -383,8 +383,9 @@ def test_the_benchmark_records_its_rows_in_the_index_of_a_shipped_general_networ
     folder.mkdir()
     assert shipping.main(["--folder", str(folder), "add", "xg", str(general_runs["xodd"]), "--command",
                           "python -m agents.ppo --game xodd --board-sizes 4,5"]) == 0
-    argv = ["--checkpoint", "xg", "--folder", str(folder), "--record", "--opponents", "random", "--no-per-size",
-            "--games", "2", "--opening", "1", "--journal-dir", str(tmp_path / "j")]
+    common = ["--checkpoint", "xg", "--folder", str(folder), "--record", "--opponents", "random", "--no-per-size",
+              "--games", "2"]
+    argv = [*common, "--opening", "1", "--journal-dir", str(tmp_path / "j")]
     assert bench.main([*argv, "--sizes", "4,6"]) == 0
     assert bench.main([*argv, "--sizes", "4", "--games", "4", "--resume"]) == 0  # 2 journaled games kept, 2 played
     capsys.readouterr()
@@ -393,7 +394,7 @@ def test_the_benchmark_records_its_rows_in_the_index_of_a_shipped_general_networ
         [(4, "random", 4, 1), (6, "random", 2, 1)]
     assert net.table().splitlines()[2].startswith("| xodd 4 | random |")
     # From the empty board (--opening 0) a row has no "opening", as measure's rows
-    assert bench.main([*argv[:-4], "--opening", "0", "--sizes", "5"]) == 0
+    assert bench.main([*common, "--opening", "0", "--sizes", "5"]) == 0
     (net,) = pre.pretrained_networks(folder)
     assert [r["board_size"] for r in net.strength if "opening" not in r] == [5]
     capsys.readouterr()

@@ -70,14 +70,14 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
     import shlex
 
     from agents.train.ppo import parse_args
-    from agents.train.ppo_args import build_parser
+    from agents.train.ppo_args import _resume_conflicts, build_parser
 
     net = {n.name: n for n in SHIPPED}[name]
     meta = ckpt_io.read_metadata(net.path)
     if net.stages[-1].startswith("python -m agents.alphazero "):  # an AlphaZero run (after a PPO run or not)
         import dataclasses
 
-        from agents.train.az_args import AZ_COMMAND, MUTABLE_ON_RESUME, Args as AZArgs
+        from agents.train.az_args import AZ_COMMAND, Args as AZArgs
 
         az = [s for s in net.stages if s.startswith("python -m agents.alphazero ")]
         assert net.stages[-len(az):] == tuple(az) and not net.refit_command  # (the AlphaZero stages come last)
@@ -87,18 +87,17 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
         assert not given.resume
         for later in az[1:]:  # the same run continued (--resume), changing only flags a resumed run may change
             resumed = vars(build_parser(suppress_defaults=True, command=AZ_COMMAND).parse_args(shlex.split(later)[3:]))
-            assert resumed.pop("resume") and resumed.pop("run_dir") == given.run_dir, later
-            assert set(resumed) <= set(MUTABLE_ON_RESUME), (later, set(resumed) - set(MUTABLE_ON_RESUME))
+            assert resumed.get("resume") and resumed.get("run_dir") == given.run_dir, later
+            assert _resume_conflicts(resumed, dataclasses.asdict(given), AZ_COMMAND.mutable) is None, later
             given = dataclasses.replace(given, **resumed)
-        az_stages = len(az)
         trained = {**dataclasses.asdict(AZArgs()), **meta["args"]}  # (flags added since: their defaults)
         recipe = AZ_RECIPE
         if given.init_from:  # the architecture is the source network's, whatever --channels/--blocks say
             recipe = tuple(k for k in recipe if k not in ("channels", "blocks", "general"))
-            if len(net.stages) == az_stages:  # from a shipped network
+            if len(net.stages) == len(az):  # from a shipped network
                 source = ckpt_io.read_metadata(pre.network_file(given.init_from))["net_config"]
             else:  # from the network of a PPO run just before it: a checkpoint of that run
-                (ppo,) = net.stages[:-az_stages]
+                (ppo,) = net.stages[:-len(az)]
                 assert ppo.startswith("python -m agents.ppo ") and "&&" not in shlex.split(ppo)
                 before = parse_args(shlex.split(ppo)[3:])
                 assert re.fullmatch(re.escape(before.run_dir) + r"/(last|at-\d+min)\.pt", given.init_from)
