@@ -314,3 +314,70 @@ def test_documented_commands_parse():
     for command in runs:
         args = parse_args(shlex.split(command)[3:], AZ_COMMAND)
         validate_args(args)
+
+
+# ------------------------------------------------------------ growing a network
+def positions_of(game, count, seed):
+    """Observations (planes of the player to move) of positions from random games."""
+    rng, planes = np.random.default_rng(seed), []
+    state = game.new_state()
+    while len(planes) < count:
+        if state.is_terminal:
+            state = game.new_state()
+        planes.append(state.observation())
+        state.apply(int(rng.choice(state.legal_actions())))
+    return torch.from_numpy(np.stack(planes))
+
+
+@pytest.mark.parametrize("source, size", [("xodd7", 7), ("yodd6", 6), ("yodd", 5), ("yinsh", None)])
+def test_a_grown_network_computes_exactly_what_its_source_does(source, size):
+    """--grow: wider and deeper, the same logits and values on real positions (square, hexagonal, size-general,
+    YINSH), before any update; the source's weights sit in the grown network's leading slices."""
+    from agents.pretrained import load_pretrained
+    from agents.train.ppo import init_weights
+
+    src, _ = load_pretrained(source)
+    game = make(src.config.game, size, src.config.variant)
+    config = NetConfig.for_game(game, channels=src.config.channels + 16, blocks=src.config.blocks + 2,
+                                general=src.config.general)
+    grown = PolicyValueNet(config)
+    digest, fresh = init_weights(grown, source, grow=True)
+    assert digest and fresh == []
+    planes = positions_of(game, 24, seed=3)
+    with torch.no_grad():
+        (theirs_logits, theirs_value), (logits, value) = src(planes), grown(planes)
+    torch.testing.assert_close(logits, theirs_logits, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(value, theirs_value, rtol=1e-5, atol=1e-5)
+    c = src.config.channels
+    torch.testing.assert_close(grown.blocks[0].conv1.weight[:c, :c], src.blocks[0].conv1.weight)
+    assert grown.blocks[0].conv1.weight[:c, c:].abs().sum() == 0  # the old channels read no new one yet
+    assert grown.blocks[0].conv1.weight[c:].abs().sum() > 0  # the new ones are computed from fresh weights
+    assert grown.blocks[-1].conv2.weight[:c].abs().sum() == 0 and grown.blocks[-1].conv1.weight.abs().sum() > 0
+
+
+def test_a_grown_run_trains_its_new_channels_and_refuses_a_smaller_network(tmp_path):
+    from agents.train.ppo import Trainer
+    from test_ppo import small_args
+
+    source = Trainer(small_args(tmp_path / "a", board_size=4))  # a 16x1 PPO network of Xodd 4
+    path = source.save(tmp_path / "x4.pt")
+    args = tiny(tmp_path / "run", init_from=str(path), grow=True, channels=24, blocks=2, total_steps=128)
+    trainer = AZTrainer(args)
+    assert (trainer.config.channels, trainer.config.blocks) == (24, 2) and trainer.init_sha256
+    train(args)
+    ckpt = ckpt_io.load(tmp_path / "run" / "last.pt")
+    net = ckpt_io.network_of(ckpt, tmp_path / "run" / "last.pt")
+    assert (net.config.channels, net.config.blocks) == (24, 2) and ckpt["args"]["grow"] is True
+    assert net.blocks[0].conv1.weight[:16, 16:].abs().sum() > 0  # the zeroed weights learned: the new channels count
+    assert net.blocks[1].conv2.weight[:16].abs().sum() > 0
+    for channels, blocks in ((8, 2), (24, 0)):
+        with pytest.raises(ValueError, match="a grown network needs at least as many of each"):
+            AZTrainer(tiny(tmp_path / "bad", init_from=str(path), grow=True, channels=channels, blocks=blocks))
+    with pytest.raises(ValueError, match="or --grow to grow it into a wider or deeper network"):
+        Trainer(small_args(tmp_path / "c", board_size=4, channels=24, init_from=str(path)))
+    ppo = Trainer(small_args(tmp_path / "p", board_size=4, channels=24, blocks=2, init_from=str(path), grow=True))
+    assert (ppo.config.channels, ppo.config.blocks) == (24, 2) and ppo.init_sha256 == trainer.init_sha256
+    with pytest.raises(ValueError, match="a grown network keeps its kind"):
+        Trainer(small_args(tmp_path / "d", board_size=4, channels=24, general=True, init_from=str(path), grow=True))
+    with pytest.raises(ValueError, match="give --init-from too"):
+        validate_args(tiny(tmp_path / "e", grow=True))

@@ -95,7 +95,13 @@ class AZTrainer:
                 raise ValueError(f"--init-from {args.init_from}: its network plays {src.game} {src.board_size} only; "
                                  f"--board-sizes {args.board_sizes} needs a size-general network (e.g. "
                                  f"{self.game.name}, or a run with --general)")
-            args.channels, args.blocks, args.general = src.channels, src.blocks, src.general
+            if not args.grow:
+                args.channels, args.blocks = src.channels, src.blocks
+            elif args.channels < src.channels or args.blocks < src.blocks:
+                raise ValueError(f"--init-from {args.init_from} --grow: its network has {src.channels} channels x "
+                                 f"{src.blocks} blocks; a grown network needs at least as many of each, got "
+                                 f"--channels {args.channels} --blocks {args.blocks}")
+            args.general = src.general
         if self.device.type == "cpu":
             torch.set_num_threads(args.threads)
         self.config = NetConfig.for_game(self.game, channels=args.channels, blocks=args.blocks,
@@ -107,7 +113,7 @@ class AZTrainer:
         self.net = PolicyValueNet(self.config).to(self.device)
         self.init_sha256 = ""
         if args.init_from and not args.resume:
-            self.init_sha256, _ = init_weights(self.net, args.init_from)
+            self.init_sha256, _ = init_weights(self.net, args.init_from, grow=args.grow)
         if args.update_precision == "bfloat16":  # channels-last convolutions: the faster bfloat16 kernels on CPU
             self.net = self.net.to(memory_format=torch.channels_last)
         self.optimizer = torch.optim.Adam(self.net.parameters(), lr=args.lr, weight_decay=args.weight_decay)

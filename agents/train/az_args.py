@@ -78,7 +78,9 @@ class Args:
     general: bool = False
     """a size-general network (convolutions and global pooling only; with --init-from: the source network's)"""
     init_from: str = ""
-    """start from another network of this game: a checkpoint path or a pretrained name (e.g. xodd9); its architecture (channels, blocks, general) replaces --channels, --blocks and --general"""
+    """start from another network of this game: a checkpoint path or a pretrained name (e.g. xodd9); its architecture (channels, blocks, general) replaces --channels, --blocks and --general (with --grow: its general alone)"""
+    grow: bool = False
+    """with --init-from: grow the source network into --channels and --blocks (at least its own) instead: the grown network computes exactly the source's outputs, its new channels and blocks ready to learn (docs/alphazero.md#growing-a-network)"""
     lr: float = 1e-3
     """Adam learning rate (a new value given with --resume applies from the next update)"""
     weight_decay: float = 1e-4
@@ -193,6 +195,8 @@ def validate_args(args: Args) -> None:
         raise ValueError(f"--eval-games must be even (half the games with each colour), got {args.eval_games}")
     if not args.run_dir.strip():
         raise ValueError("--run-dir must name a directory, got an empty string")
+    if args.grow and not args.init_from.strip():
+        raise ValueError("--grow grows the --init-from network into --channels and --blocks: give --init-from too")
     if args.resume and args.overwrite:
         raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
 

@@ -239,6 +239,55 @@ class PolicyValueNet(nn.Module):
         return logits, value
 
 
+GROUPED_INPUTS = {"pass_head": 2, "value_pool_fc": 3}
+"""Linear layers that read pooled trunk features: how many groups of ``channels`` inputs each reads
+(the pass logit: mean and maximum; a general value head: mean, scaled mean and maximum)."""
+
+
+def grown_weights(own: Mapping[str, torch.Tensor], theirs: Mapping[str, torch.Tensor],
+                  channels: int) -> dict[str, torch.Tensor]:
+    """The weights ``theirs`` (a network with ``channels`` trunk channels) grown into the
+    shapes of ``own`` (a wider and/or deeper network of the same game), computing the same outputs.
+
+    Net2Net-style and exact: every weight that reads an input the source lacks (a new trunk channel) and
+    feeds an output the source has is zero, so the new channels are computed but read by nothing yet; a new
+    residual block's second convolution writes zero into the source's channels, and since the trunk is
+    non-negative after every block's ReLU such a block passes them through unchanged. Everything else that
+    is new keeps ``own``'s values (its fresh initialisation), so training can use the new capacity at once:
+    the gradients of the zeroed weights are not zero. Layers whose shape does not depend on the trunk (a
+    per-size value head's board-sized layer, the value output) are returned as ``theirs`` has them, even
+    where ``own``'s differ (another board: the caller decides); weights that ``own`` lacks are left out, and
+    so are those only ``own`` has, except its new blocks'. Pure: neither argument changes."""
+    grown: dict[str, torch.Tensor] = {}
+    for name, mine in own.items():
+        w = mine.detach().clone()
+        layer, kind = name.rsplit(".", 1)
+        if name not in theirs:
+            if layer.startswith("blocks."):  # a new block: its second convolution leaves the source's channels
+                if layer.endswith(".conv2"):
+                    w[:channels] = 0
+                grown[name] = w
+            continue
+        src = theirs[name]
+        head = layer.rsplit(".", 1)[-1]
+        if head in GROUPED_INPUTS and kind == "weight":
+            groups = GROUPED_INPUTS[head]
+            wide = w.shape[1] // groups
+            w.zero_()
+            for k in range(groups):
+                w[:, k * wide : k * wide + channels] = src[:, k * channels : (k + 1) * channels]
+        elif w.dim() == 4 and w.shape[0] >= src.shape[0] and w.shape[1] >= src.shape[1]:  # (out, in, kh, kw)
+            out, inp = src.shape[:2]
+            w[:out, :inp] = src
+            w[:out, inp:] = 0
+        elif w.dim() == 1 and w.shape[0] > src.shape[0]:  # a widened bias: the source's outputs first
+            w[: src.shape[0]] = src
+        else:
+            w = src.detach().clone()
+        grown[name] = w
+    return grown
+
+
 def check_device(device: str | torch.device, what: str = "device") -> torch.device:
     """``device`` as a torch device this machine has (cpu, or cuda[:i] when CUDA is
     available), or ValueError naming ``what`` and what would be right."""

@@ -101,7 +101,7 @@ from . import run_state
 from ..registry import load as load_agent
 from ..base import Agent, check_board
 from .evaluation import evaluate
-from .network import NetConfig, PolicyValueNet, check_device
+from .network import NetConfig, PolicyValueNet, check_device, grown_weights
 from .ppo_update import PPOUpdate
 from .run_log import Progress, RunLog, progress_toward_limit, stop_reason  # noqa: F401 (RunLog: rllib_train's too)
 from .run_state import load_checkpoint, upgrade_format1  # noqa: F401 (upgrade_format1: checkpoint.UPGRADES names it here)
@@ -116,7 +116,7 @@ from .ppo_args import (  # noqa: F401 (MUTABLE_ON_RESUME: agents.train.ppo's too
 CHECKPOINT_FORMAT = ckpt_io.FORMAT
 
 
-def init_weights(net: PolicyValueNet, source: str) -> tuple[str, list[str]]:
+def init_weights(net: PolicyValueNet, source: str, grow: bool = False) -> tuple[str, list[str]]:
     """Copy the weights of network ``source`` (a checkpoint path or a pretrained name) into ``net``.
 
     ``source`` must play the same game and variant with the same channels and
@@ -124,9 +124,13 @@ def init_weights(net: PolicyValueNet, source: str) -> tuple[str, list[str]]:
     and the value head's convolution do not depend on it, and either network may
     be size-general. Weights whose shape differs or that one network lacks (the
     value head's hidden layer, when the boards differ or one value head pools)
-    keep ``net``'s own, bias included. Returns the source file's sha256 and their
-    names. ValueError (``net`` unchanged) if ``source`` does not fit;
-    FileNotFoundError if it is neither a file nor a pretrained name.
+    keep ``net``'s own, bias included. With ``grow``, ``net`` may be wider and
+    deeper than ``source`` (at least its channels and blocks): the source is
+    grown into it exactly (:func:`agents.train.network.grown_weights`: the same
+    outputs, the new channels and blocks ready to learn). Returns the source
+    file's sha256 and the names of the weights that start fresh. ValueError
+    (``net`` unchanged) if ``source`` does not fit; FileNotFoundError if it is
+    neither a file nor a pretrained name.
     """
     from ..pretrained import network_file
 
@@ -141,11 +145,23 @@ def init_weights(net: PolicyValueNet, source: str) -> tuple[str, list[str]]:
     if (theirs.game, theirs.variant) != (mine.game, mine.variant):
         raise ValueError(f"--init-from {source}: its network plays {theirs.game} {theirs.variant}".rstrip()
                          + f", this run {mine.game} {mine.variant}".rstrip())
-    if (theirs.channels, theirs.blocks, theirs.value_hidden) != (mine.channels, mine.blocks, mine.value_hidden):
+    if grow:
+        if mine.channels < theirs.channels or mine.blocks < theirs.blocks or mine.value_hidden != theirs.value_hidden:
+            raise ValueError(f"--init-from {source} --grow: its network has {theirs.channels} channels x "
+                             f"{theirs.blocks} blocks, this run {mine.channels} x {mine.blocks}: a grown network "
+                             f"needs at least as many of each (--channels >= {theirs.channels}, --blocks >= "
+                             f"{theirs.blocks})")
+        if mine.general != theirs.general:
+            raise ValueError(f"--init-from {source} --grow: its network is "
+                             f"{'size-general' if theirs.general else 'per-size'}, this run's "
+                             f"{'size-general' if mine.general else 'per-size'}: a grown network keeps its kind")
+    elif (theirs.channels, theirs.blocks, theirs.value_hidden) != (mine.channels, mine.blocks, mine.value_hidden):
         raise ValueError(f"--init-from {source}: its network has {theirs.channels} channels x {theirs.blocks} blocks, "
                          f"this run {mine.channels} x {mine.blocks}: give --channels {theirs.channels} "
-                         f"--blocks {theirs.blocks}")
+                         f"--blocks {theirs.blocks}, or --grow to grow it into a wider or deeper network")
     own, theirs_w = net.state_dict(), src.state_dict()
+    if grow:
+        theirs_w = grown_weights(own, theirs_w, theirs.channels)
     # A layer that misfits (or that one of the two lacks: a size-general value head) starts fresh whole.
     layers = {k.rsplit(".", 1)[0] for k in own if k not in theirs_w or own[k].shape != theirs_w[k].shape}
     fresh = [k for k in own if k.rsplit(".", 1)[0] in layers]
@@ -233,7 +249,7 @@ class Trainer:
             self.net = PolicyValueNet(self.config).to(self.device)
             self.init_sha256 = ""
             if args.init_from and not args.resume:  # (a resumed run's weights come from its checkpoint)
-                self.init_sha256, _ = init_weights(self.net, args.init_from)
+                self.init_sha256, _ = init_weights(self.net, args.init_from, grow=args.grow)
         except BaseException:
             random.setstate(saved[0])
             np.random.set_state(saved[1])

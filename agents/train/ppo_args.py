@@ -61,6 +61,8 @@ class Args:
     """residual blocks"""
     init_from: str = ""
     """start from another network of this game instead of random weights: a checkpoint path or a pretrained name (e.g. yodd6), of any board size, with these --channels and --blocks (every weight is copied except the value head's board-sized layer when the board differs, which starts fresh)"""
+    grow: bool = False
+    """with --init-from: --channels and --blocks may exceed the source's, which is grown into them exactly (the same outputs, the new channels and blocks ready to learn; docs/alphazero.md#growing-a-network)"""
     lr: float = 1e-3
     """Adam learning rate (a new value given with --resume applies from the next update)"""
     anneal_lr: bool = False
@@ -345,6 +347,8 @@ def validate_args(args: Args) -> None:
                          "give a probability (e.g. --scripted-prob 0.3) or leave the opponents out")
     if args.eval_games % 2:
         raise ValueError(f"--eval-games must be even (half the games with each colour), got {args.eval_games}")
+    if args.grow and not args.init_from.strip():
+        raise ValueError("--grow grows the --init-from network into --channels and --blocks: give --init-from too")
     if args.resume and args.overwrite:
         raise ValueError("give --resume (continue the run) or --overwrite (start it over), not both")
     split_slots(args.num_games, parse_size_weights(args, len(games_of(args))))
