@@ -61,7 +61,7 @@ AZ_RECIPE = ("game", "board_size", "variant", "seed", "init_from", "num_games", 
              "full_search_prob", "policy_target", "considered", "c_puct", "noise", "dirichlet_alpha",
              "temperature_moves", "moves_per_iteration", "channels", "blocks", "general", "lr", "weight_decay",
              "vf_coef", "max_grad_norm", "minibatch_size", "replay_ratio", "buffer_size", "min_buffer", "augment",
-             "threads", "selfplay_precision", "update_precision")
+             "threads", "selfplay_precision", "update_precision", "grow")
 """The same for the AlphaZero trainer (``python -m agents.alphazero``)."""
 
 
@@ -81,32 +81,51 @@ def test_each_shipped_command_is_the_recipe_its_file_was_trained_with(name):
 
         az = [s for s in net.stages if s.startswith("python -m agents.alphazero ")]
         assert net.stages[-len(az):] == tuple(az) and not net.refit_command  # (the AlphaZero stages come last)
-        argv = shlex.split(az[0])
-        assert "&&" not in argv
-        given = parse_args(argv[3:], AZ_COMMAND)
-        assert not given.resume
-        for later in az[1:]:  # the same run continued (--resume), changing only flags a resumed run may change
-            resumed = vars(build_parser(suppress_defaults=True, command=AZ_COMMAND).parse_args(shlex.split(later)[3:]))
-            assert resumed.get("resume") and resumed.get("run_dir") == given.run_dir, later
-            assert _resume_conflicts(resumed, dataclasses.asdict(given), AZ_COMMAND.mutable) is None, later
-            given = dataclasses.replace(given, **resumed)
+        runs = []  # each AlphaZero run's arguments, after the stages that continued it
+        for stage in az:
+            argv = shlex.split(stage)
+            assert "&&" not in argv
+            if "--resume" not in argv:  # a new run
+                runs.append(parse_args(argv[3:], AZ_COMMAND))
+                assert not runs[-1].resume
+                continue
+            # the same run continued (--resume), changing only flags a resumed run may change
+            resumed = vars(build_parser(suppress_defaults=True, command=AZ_COMMAND).parse_args(argv[3:]))
+            assert runs and resumed.get("resume") and resumed.get("run_dir") == runs[-1].run_dir, stage
+            assert _resume_conflicts(resumed, dataclasses.asdict(runs[-1]), AZ_COMMAND.mutable) is None, stage
+            runs[-1] = dataclasses.replace(runs[-1], **resumed)
+        ppo_stages = net.stages[:-len(az)]
+        assert len(ppo_stages) <= 1
+        before_dirs = [parse_args(shlex.split(p)[3:]).run_dir for p in ppo_stages] + [r.run_dir for r in runs[:-1]]
+        for k, run in enumerate(runs):  # each run after the first stage starts from a checkpoint of the one before
+            if k + len(ppo_stages) > 0:
+                before = before_dirs[k + len(ppo_stages) - 1]
+                assert re.fullmatch(re.escape(before) + r"/(last|at-\d+min)\.pt", run.init_from), run.init_from
+
+        def architecture(k):
+            """The channels and blocks run ``k``'s network had."""
+            run = runs[k]
+            if not run.init_from or run.grow:  # its own --channels and --blocks
+                return {"channels": run.channels, "blocks": run.blocks}
+            if k:
+                return architecture(k - 1)
+            if not ppo_stages:  # from a shipped network
+                return {key: ckpt_io.read_metadata(pre.network_file(run.init_from))["net_config"][key]
+                        for key in ("channels", "blocks")}
+            before = parse_args(shlex.split(ppo_stages[0])[3:])
+            assert before.game == run.game and before.variant == run.variant
+            return {"channels": before.channels, "blocks": before.blocks}
+
+        given = runs[-1]
         trained = {**dataclasses.asdict(AZArgs()), **meta["args"]}  # (flags added since: their defaults)
         recipe = AZ_RECIPE
-        if given.init_from:  # the architecture is the source network's, whatever --channels/--blocks say
-            recipe = tuple(k for k in recipe if k not in ("channels", "blocks", "general"))
-            if len(net.stages) == len(az):  # from a shipped network
-                source = ckpt_io.read_metadata(pre.network_file(given.init_from))["net_config"]
-            else:  # from the network of a PPO run just before it: a checkpoint of that run
-                (ppo,) = net.stages[:-len(az)]
-                assert ppo.startswith("python -m agents.ppo ") and "&&" not in shlex.split(ppo)
-                before = parse_args(shlex.split(ppo)[3:])
-                assert re.fullmatch(re.escape(before.run_dir) + r"/(last|at-\d+min)\.pt", given.init_from)
+        if given.init_from:  # the architecture is the source network's, unless grown into --channels/--blocks
+            recipe = tuple(k for k in recipe if k not in (("general",) if given.grow else ("channels", "blocks",
+                                                                                         "general")))
+            if ppo_stages or len(runs) > 1:  # from a checkpoint of the stage before: the file holds the path read
                 assert meta["args"]["init_from"].endswith(given.init_from.split("/")[-1])
-                recipe = tuple(k for k in recipe if k != "init_from")  # (the file holds the path it was read from)
-                source = {"channels": before.channels, "blocks": before.blocks}
-                assert before.game == given.game and before.variant == given.variant
-            assert {k: meta["net_config"][k] for k in ("channels", "blocks")} == \
-                {k: source[k] for k in ("channels", "blocks")}
+                recipe = tuple(k for k in recipe if k != "init_from")
+        assert {k: meta["net_config"][k] for k in ("channels", "blocks")} == architecture(len(runs) - 1)
         assert {k: getattr(given, k) for k in recipe} == {k: trained[k] for k in recipe}
         assert meta["kind"] == ckpt_io.NETWORK_KIND and given.total_steps >= net.global_step
         return
