@@ -33,6 +33,7 @@ moves into tree work (compiled selection, expansion, backup), network inference,
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import random
 import sys
@@ -50,7 +51,7 @@ from .az_args import AZ_COMMAND, Args, size_shares, validate_args
 from .az_selfplay import AZSelfPlay
 from .evaluation import evaluate
 from .network import NetConfig, PolicyValueNet, check_device, masked_logits
-from .ppo import build_agents, drive, eval_opponents, init_weights, main as ppo_main
+from .ppo import build_agents, check_growable, drive, eval_opponents, init_weights, main as ppo_main
 from .ppo_args import _resume_conflicts, saved_args
 from .replay import ReplayBuffer
 from .run_state import all_rng, set_rng
@@ -95,12 +96,11 @@ class AZTrainer:
                 raise ValueError(f"--init-from {args.init_from}: its network plays {src.game} {src.board_size} only; "
                                  f"--board-sizes {args.board_sizes} needs a size-general network (e.g. "
                                  f"{self.game.name}, or a run with --general)")
-            if not args.grow:
+            if args.grow:  # (checked before anything is seeded or allocated)
+                check_growable(args.init_from, src, dataclasses.replace(src, channels=args.channels,
+                                                                        blocks=args.blocks))
+            else:
                 args.channels, args.blocks = src.channels, src.blocks
-            elif args.channels < src.channels or args.blocks < src.blocks:
-                raise ValueError(f"--init-from {args.init_from} --grow: its network has {src.channels} channels x "
-                                 f"{src.blocks} blocks; a grown network needs at least as many of each, got "
-                                 f"--channels {args.channels} --blocks {args.blocks}")
             args.general = src.general
         if self.device.type == "cpu":
             torch.set_num_threads(args.threads)

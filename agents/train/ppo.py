@@ -116,6 +116,20 @@ from .ppo_args import (  # noqa: F401 (MUTABLE_ON_RESUME: agents.train.ppo's too
 CHECKPOINT_FORMAT = ckpt_io.FORMAT
 
 
+def check_growable(source: str, theirs: NetConfig, mine: NetConfig) -> None:
+    """ValueError (what would be right) unless network ``theirs`` (read from ``source``) can be grown
+    into ``mine``: at least its channels and blocks, the same value head and kind (per-size or general)."""
+    if mine.channels < theirs.channels or mine.blocks < theirs.blocks or mine.value_hidden != theirs.value_hidden:
+        raise ValueError(f"--init-from {source} --grow: its network has {theirs.channels} channels x "
+                         f"{theirs.blocks} blocks, this run {mine.channels} x {mine.blocks}: a grown network "
+                         f"needs at least as many of each (--channels >= {theirs.channels}, --blocks >= "
+                         f"{theirs.blocks})")
+    if mine.general != theirs.general:
+        raise ValueError(f"--init-from {source} --grow: its network is "
+                         f"{'size-general' if theirs.general else 'per-size'}, this run's "
+                         f"{'size-general' if mine.general else 'per-size'}: a grown network keeps its kind")
+
+
 def init_weights(net: PolicyValueNet, source: str, grow: bool = False) -> tuple[str, list[str]]:
     """Copy the weights of network ``source`` (a checkpoint path or a pretrained name) into ``net``.
 
@@ -146,15 +160,7 @@ def init_weights(net: PolicyValueNet, source: str, grow: bool = False) -> tuple[
         raise ValueError(f"--init-from {source}: its network plays {theirs.game} {theirs.variant}".rstrip()
                          + f", this run {mine.game} {mine.variant}".rstrip())
     if grow:
-        if mine.channels < theirs.channels or mine.blocks < theirs.blocks or mine.value_hidden != theirs.value_hidden:
-            raise ValueError(f"--init-from {source} --grow: its network has {theirs.channels} channels x "
-                             f"{theirs.blocks} blocks, this run {mine.channels} x {mine.blocks}: a grown network "
-                             f"needs at least as many of each (--channels >= {theirs.channels}, --blocks >= "
-                             f"{theirs.blocks})")
-        if mine.general != theirs.general:
-            raise ValueError(f"--init-from {source} --grow: its network is "
-                             f"{'size-general' if theirs.general else 'per-size'}, this run's "
-                             f"{'size-general' if mine.general else 'per-size'}: a grown network keeps its kind")
+        check_growable(source, theirs, mine)
     elif (theirs.channels, theirs.blocks, theirs.value_hidden) != (mine.channels, mine.blocks, mine.value_hidden):
         raise ValueError(f"--init-from {source}: its network has {theirs.channels} channels x {theirs.blocks} blocks, "
                          f"this run {mine.channels} x {mine.blocks}: give --channels {theirs.channels} "
