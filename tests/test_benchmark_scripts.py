@@ -101,3 +101,49 @@ def test_plot_curves_draws_one_curve_per_run_and_column_and_refuses_bad_argument
             plot.main(argv)
         assert exc.value.code == 2 and message in capsys.readouterr().err, argv
     assert not (tmp_path / "never.png").exists()
+
+
+def test_yngine_moves_are_our_decisions_and_its_player_follows_the_game(tmp_path, monkeypatch, capsys):
+    import numpy as np
+
+    from odd_env.game import make
+
+    yngine = _script("yngine_player")
+    # rows of the rules page (docs/rules/yinsh.md section 4), named by yngine from either end
+    E5, E9, A5, G7, C3 = 70, 26, 66, 50, 90
+    assert yngine.row_action(E5, 4) == yngine.row_action(E9, 1) == 191  # E5-E9: SW (-11) from E5, NE from E9
+    assert yngine.row_action(A5, 0) == yngine.row_action(E5, 3) == 308  # A5-E5 along row 5
+    assert yngine.row_action(G7, 2) == yngine.row_action(C3, 5) == 121 + 242 + C3  # the diagonal C3-G7
+    assert yngine.our_actions("M 81 15") == [81, 15] and yngine.our_actions("P 6") == [6]
+    assert yngine.our_actions("R 64") == [64] and yngine.our_actions("S") == [484]
+    with pytest.raises(ValueError, match="unknown yngine move"):
+        yngine.our_actions("Q 1")
+    # the player finds the decisions between two positions it is given (no engine is started for that)
+    player = yngine.YngineAgent(iterations=10, binary=str(tmp_path / "none"))
+    rng, checked = np.random.default_rng(3), 0
+    for _ in range(2):
+        history = [make("yinsh").new_state()]
+        while not history[-1].is_terminal and len(history) < 160:
+            history.append(history[-1].child(int(rng.choice(history[-1].legal_actions()))))
+        for i in range(0, len(history) - 1, 2):  # a step of up to 4 decisions with at most one ring move,
+            ends = [j for j in range(i + 1, min(i + 5, len(history)))  # never into the middle of a ring move
+                    if history[j].decision_name != "destination"
+                    and history[j].moves_played <= history[i].moves_played + 1]
+            if history[i].decision_name == "destination" or not ends:
+                continue  # (the player is given only positions where it decides, after whole moves)
+            j = ends[-1]
+            player.position = history[i]
+            path = player._path(history[j])
+            pos = history[i]
+            for a in path:
+                pos = pos.child(a)
+            assert pos.key() == history[j].key() and len(path) <= j - i
+            checked += 1
+    assert checked >= 40
+    player.position = history[-1]
+    with pytest.raises(RuntimeError, match="does not follow"):
+        player._path(history[1])
+    with pytest.raises(ValueError, match="time=SECONDS or iterations=N"):
+        yngine.YngineAgent(binary="x")
+    err = _refused(yngine, ["--binary", str(tmp_path / "none"), "check"], monkeypatch, capsys)
+    assert "not found; build the driver" in err
