@@ -128,7 +128,7 @@ class YngineAgent(Agent):
         super().__init__(seed=seed, game=make_game("yinsh"))
         if (time is None) == (iterations is None):
             raise ValueError("yngine takes time=SECONDS or iterations=N (one of them)")
-        if time is not None and not (isinstance(time, (int, float)) and 0 < float(time) <= 60):
+        if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 60):
             raise ValueError(f"yngine option time must be seconds in (0, 60], got {time!r}")
         if iterations is not None and not (isinstance(iterations, int) and iterations >= 1):
             raise ValueError(f"yngine option iterations must be an integer >= 1, got {iterations!r}")
@@ -244,7 +244,8 @@ class YngineAgent(Agent):
 
 
 def check(binary: str, games: int, seed: int) -> int:
-    """Random games with yngine's legal moves translated beside ours; the number of disagreements."""
+    """Random games with yngine's legal moves translated beside ours: 0 when they agree throughout, 1 at
+    the first difference (printed)."""
     engine, rng = Engine(binary), np.random.default_rng(seed)
     decisions = 0
     for g in range(games):
