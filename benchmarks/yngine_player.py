@@ -195,19 +195,22 @@ class YngineAgent(Agent):
             raise RuntimeError("yngine agent: the position it is given does not follow from the last one it saw")
         return found
 
+    def _play(self, move: str) -> list[int]:
+        """Play the yngine ``move`` in the engine and in ``self.position``; its decisions."""
+        self._engine().apply(move)
+        actions = our_actions(move)
+        for a in actions:
+            self.position = self.position.child(a)
+        return actions
+
     def _play_into_engine(self, path: list[int]) -> None:
-        engine = self._engine()
         k = 0
         while k < len(path):
-            moves = {tuple(our_actions(m)): m for m in engine.moves()}
-            one, two = (path[k],), tuple(path[k:k + 2])
-            move = moves.get(two) if len(two) == 2 and two in moves else moves.get(one)
+            moves = {tuple(our_actions(m)): m for m in self._engine().moves()}
+            move = moves.get(tuple(path[k:k + 2])) or moves.get((path[k],))
             if move is None:
                 raise RuntimeError(f"yngine agent: our decisions {path[k:]} are no yngine move here")
-            engine.apply(move)
-            for a in our_actions(move):
-                self.position = self.position.child(a)
-            k += len(our_actions(move))
+            k += len(self._play(move))
 
     def act(self, state: Position) -> int:
         if state.game.name != "yinsh" or state.game.variant:
@@ -215,19 +218,13 @@ class YngineAgent(Agent):
         if self.pending:
             if state.key() != self.pending_key:
                 raise RuntimeError("yngine agent: the position changed in the middle of its ring move")
-            action = self.pending.pop(0)
             self.pending_key = None
-            return action
+            return self.pending.pop(0)
         self._play_into_engine(self._path(state))
-        engine = self._engine()
-        move = engine.ask(self.limit)
-        actions = our_actions(move)
-        engine.apply(move)
-        after = self.position
-        for a in actions:
-            self.position = self.position.child(a)
-        if len(actions) == 2:
-            self.pending, self.pending_key = actions[1:], after.child(actions[0]).key()
+        before = self.position
+        actions = self._play(self._engine().ask(self.limit))
+        if len(actions) == 2:  # a ring move: its destination is the next decision
+            self.pending, self.pending_key = actions[1:], before.child(actions[0]).key()
         return actions[0]
 
     def __getstate__(self):  # the driver process is not copied (deepcopy by the arena, pickling)
