@@ -183,7 +183,8 @@ def test_each_shipped_network_plays_legal_moves_and_beats_random(name):
             action = player.act(state) if state.to_move == 0 else int(rng.choice(np.flatnonzero(mask)))
             assert mask[action]
             state.apply(action)
-    res = round_robin([player, "random"], net.game, net.board_size or None, games_per_pair=6, seed=1, progress=False)
+    res = round_robin([player, "random"], net.game, net.board_size or None, variant=net.variant, games_per_pair=6,
+                      seed=1, progress=False)
     assert res.win_rate(0, 1)[0] >= 5 / 6
 
 
@@ -274,6 +275,27 @@ def test_measure_writes_the_strength_row_and_resumes_from_its_journal(folder, tm
     unknown = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(folder),
                               "measure", "tiny5"], capture_output=True, text=True, cwd=ROOT)
     assert unknown.returncode == 2 and "no network named 'tiny5'" in unknown.stderr and "tiny4" in unknown.stderr
+
+
+def test_measure_plays_a_variant_network_in_its_variant(tmp_path):
+    """The blitz network is measured in YINSH blitz (it was refused: measure played the standard game)."""
+    import shutil
+
+    entry = json.loads((pre.network_dir() / "index.json").read_text())["yinsh-blitz"]
+    assert entry["variant"] == "blitz"
+    nets = tmp_path / "networks"
+    nets.mkdir()
+    shutil.copy(pre.network_dir() / entry["file"], nets / entry["file"])
+    (nets / "index.json").write_text(json.dumps({"yinsh-blitz": {**entry, "strength": []}}))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "pretrained.py"), "--folder", str(nets),
+                          "measure", "yinsh-blitz", "--opponents", "random", "--games", "2",
+                          "--journal-dir", str(tmp_path / "journals")], capture_output=True, text=True, cwd=ROOT)
+    assert out.returncode == 0, out.stderr
+    assert "yinsh-blitz vs random:" in out.stdout and "over 2 games" in out.stdout
+    (row,) = pre.pretrained_networks(nets)[0].strength
+    assert row["opponent"] == "random" and row["games"] == 2
+    header = json.loads((tmp_path / "journals" / "vs-random.jsonl").read_text().splitlines()[0])
+    assert (header["game"], header["variant"]) == ("yinsh", "blitz")
 
 
 def _bench_module():
