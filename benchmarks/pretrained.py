@@ -226,8 +226,7 @@ def measure(name: str, opponents: list[str], games: int, seed: int, workers: int
                 raise ValueError(f"{exc} (journals are in --journal-dir: give another)") from None
     for spec in opponents:
         t0 = time.perf_counter()
-        res = round_robin([player, spec], net.game, net.board_size or None, variant=net.variant,
-                          games_per_pair=games, seed=seed,
+        res = round_robin([player, spec], game, games_per_pair=games, seed=seed,
                           progress=False, labels=[label, spec], workers=workers, resume=resume, opening=opening,
                           journal=None if journal_dir is None else journal_dir / journal_name(spec))
         # (without resume, round_robin starts the journal afresh: --overwrite, or a journal not there before)
