@@ -27,7 +27,11 @@ runs on one thread.
     python benchmarks/bench_search.py xodd9 --precisions float32,bfloat16
 
 ``--precisions`` adds the az player's and the batched search's rows with the network in bfloat16
-(:class:`agents.search.NetworkEvaluator`'s ``precision``).
+(:class:`agents.search.NetworkEvaluator`'s ``precision``); ``--compile`` adds them again with the
+network run through ``torch.compile`` (the evaluator's ``compile``; the compiling is done before the
+timed rounds).
+
+    python benchmarks/bench_search.py yinsh --precisions bfloat16 --compile --batches 8
 """
 
 from __future__ import annotations
@@ -159,7 +163,9 @@ def augment_ms(game, batch: int, rounds: int, seed: int) -> list[float]:
 def search_table(sources: list[str], a: argparse.Namespace, batches: list[int], precisions: list[str],
                  folder: Path) -> None:
     """Print the simulations-per-second table of every network of ``sources``: the az player and the
-    batched search once per network precision of ``precisions``."""
+    batched search once per network precision of ``precisions`` (and once more compiled, with ``--compile``)."""
+    modes = [(precision, False) for precision in precisions] + (
+        [(precision, True) for precision in precisions] if a.compile else [])
     shipped = {net.name: net for net in agents.pretrained_networks()}
     print("| game | network | searcher | sims/s (median) | min | max | vs first row |")
     print("|---|---|---|---:|---:|---:|---:|")
@@ -175,26 +181,29 @@ def search_table(sources: list[str], a: argparse.Namespace, batches: list[int], 
         moves = states[:a.moves]
         network = load_network(path)
         batched = {}
-        for precision in precisions:
-            batched[precision] = BatchedSearch(game, a.trees, NetworkEvaluator(network, precision=precision),
-                                               SearchConfig(leaves=a.leaves))
-            batched_rate(batched[precision], states[:a.trees], 2)  # compiles
+        for precision, compiled in modes:
+            batched[precision, compiled] = BatchedSearch(
+                game, a.trees, NetworkEvaluator(network, precision=precision, compile=compiled),
+                SearchConfig(leaves=a.leaves))
+            batched_rate(batched[precision, compiled], states[:a.trees], 2)  # compiles
         searchers = [(f"mcts network, Python tree (before), batch {b}",
                       lambda b=b: player_rate("mcts", {"network": path, "batch": b, "compiled": False}, moves,
                                               a.simulations)) for b in batches]
         searchers += [(f"mcts network, compiled, batch {b}",
                        lambda b=b: player_rate("mcts", {"network": path, "batch": b}, moves, a.simulations))
                       for b in batches]
-        for precision in precisions:
-            tag = "" if precision == "float32" else f", {precision}"
-            searchers += [(f"az, batch {b}{tag}",
-                           lambda b=b, precision=precision: player_rate(
-                               "az", {"network": path, "batch": b, "precision": precision}, moves, a.simulations))
+        def tag(precision: str, compiled: bool) -> str:
+            return ("" if precision == "float32" else f", {precision}") + (", compiled" if compiled else "")
+
+        for precision, compiled in modes:
+            searchers += [(f"az, batch {b}{tag(precision, compiled)}",
+                           lambda b=b, precision=precision, compiled=compiled: player_rate(
+                               "az", {"network": path, "batch": b, "precision": precision, "compile": compiled},
+                               moves, a.simulations))
                           for b in batches]
-        searchers += [(f"batched search, {a.trees} trees x {a.leaves} leaves"
-                       + ("" if precision == "float32" else f", {precision}"),
+        searchers += [(f"batched search, {a.trees} trees x {a.leaves} leaves{tag(*mode)}",
                        lambda search=search: batched_rate(search, states[:a.trees], a.simulations))
-                      for precision, search in batched.items()]
+                      for mode, search in batched.items()]
         rows: list[tuple[str, list[float]]] = [(label, []) for label, _ in searchers]
         for _ in range(a.rounds):  # rounds interleaved: a change of the machine's load hits every row alike
             for (_, rates), (_, measure) in zip(rows, searchers):
@@ -221,6 +230,8 @@ def main() -> None:
     p.add_argument("--precisions", default="float32",
                    help="the az player and the batched search: network precisions, comma-separated "
                         f"({', '.join(PRECISIONS)})")
+    p.add_argument("--compile", action="store_true",
+                   help="add the az and batched-search rows with the network run through torch.compile")
     p.add_argument("--batch", type=positive_int, default=4096, help="samples per augmented batch")
     p.add_argument("--rounds", type=positive_int, default=3)
     p.add_argument("--seed", type=nonneg_int, default=0)

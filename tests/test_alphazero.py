@@ -147,6 +147,31 @@ def test_bfloat16_self_play_and_updates_train_and_resume_exactly(tmp_path):
     np.testing.assert_array_equal(a.buffer.policy[:len(a.buffer)], b.buffer.policy[:len(b.buffer)])
 
 
+def test_compile_runs_the_self_play_network_compiled_and_may_change_on_resume(tmp_path):
+    """--compile: the self-play evaluator is compiled once and its weights refreshed in place each iteration
+    (the same outputs as the trained network, to rounding); a compiled run resumes exactly; a run may take
+    the flag up (or drop it) on --resume."""
+    a = train(tiny(tmp_path / "a", total_steps=96, compile=True))
+    b_dir = tmp_path / "b"
+    train(tiny(b_dir, total_steps=48, checkpoint_every=2, compile=True))
+    b = train(tiny(b_dir, total_steps=96, resume=True, compile=True))
+    assert a.global_step == b.global_step == 96 and a.counters["gradient_steps"] == b.counters["gradient_steps"] > 0
+    for k, v in a.net.state_dict().items():
+        torch.testing.assert_close(b.net.state_dict()[k], v, rtol=0, atol=0)
+    kept = a.selfplays[0]._kept[1]
+    assert a.args.compile and kept.compile
+    a.iteration()
+    assert a.selfplays[0]._kept[1] is kept  # not rebuilt (nor compiled again)
+    planes = a.buffer.planes[:8]
+    with torch.no_grad():
+        want = a.net.eval()(torch.from_numpy(planes))[0].numpy()
+    np.testing.assert_allclose(kept(planes)[0], want, atol=1e-5)  # the weights after the last update
+    c_dir = tmp_path / "c"
+    train(tiny(c_dir, total_steps=24, checkpoint_every=1))
+    c = train(tiny(c_dir, total_steps=48, resume=True, compile=True))
+    assert c.args.compile and c.global_step == 48
+
+
 def mixed(run_dir, **kw):
     """A tiny run over Xodd 4 and 5 (one game of 4, two of 5; buffers of 171 and 341 positions)."""
     return tiny(run_dir, **{"board_size": 0, "board_sizes": "4,5", "size_weights": "1,2", "num_games": 3,

@@ -531,6 +531,61 @@ def test_one_simulation_budget_per_tree_and_the_seeded_state(tictactoe, gumbel):
         search.run(np.zeros(3, np.int64))
 
 
+def test_a_compiled_network_evaluator_computes_what_the_plain_one_does():
+    """compile=True (torch.compile): the same outputs at every batch size, a batch of one included; new
+    weights copied in place; pickled and rebuilt; bad input refused with nothing changed."""
+    torch = pytest.importorskip("torch")
+    import pickle
+
+    from agents.pretrained import network_file
+    from agents.search import NetworkEvaluator
+    from agents.train.checkpoint import load_network
+
+    torch.set_num_threads(1)
+    yinsh, blitz = (load_network(network_file(name)) for name in ("yinsh", "yinsh-blitz"))
+    game = make("yinsh")
+    rng = np.random.default_rng(1)
+    planes = []
+    for _ in range(40):
+        state = game.new_state()
+        for _ in range(int(rng.integers(30))):
+            child = state.child(int(rng.choice(state.legal_actions())))
+            if child.is_terminal:
+                break
+            state = child
+        planes.append(state.observation())
+    planes = np.stack(planes)
+    plain, compiled = NetworkEvaluator(yinsh), NetworkEvaluator(yinsh, compile=True)
+    assert compiled.compile and not plain.compile
+    for n in (1, 3, 8, 40, 1):
+        want, got = plain(planes[:n]), compiled(planes[:n])
+        assert got[0].shape == (n, game.num_actions) and got[1].shape == (n,)
+        np.testing.assert_allclose(got[0], want[0], atol=1e-5)
+        np.testing.assert_allclose(got[1], want[1], atol=1e-5)
+    before = plain(planes)
+    compiled.load_weights(blitz)  # (the blitz network has the architecture of yinsh)
+    other = NetworkEvaluator(blitz)(planes)
+    assert not np.allclose(other[0], before[0], atol=1e-3)
+    np.testing.assert_allclose(compiled(planes)[0], other[0], atol=1e-5)
+    np.testing.assert_allclose(plain(planes)[0], before[0], atol=0)  # the evaluators hold copies
+    again = pickle.loads(pickle.dumps(compiled))
+    assert again.compile
+    np.testing.assert_allclose(again(planes[:5])[1], other[1][:5], atol=1e-5)
+    with pytest.raises(ValueError, match="load_weights: the network has another architecture"):
+        compiled.load_weights(load_network(network_file("xodd9")))
+    np.testing.assert_allclose(compiled(planes)[0], other[0], atol=1e-5)  # unchanged
+    with pytest.raises(ValueError, match="load_weights takes a PolicyValueNet, got OrderedDict"):
+        compiled.load_weights(blitz.state_dict())
+    with pytest.raises(ValueError, match="evaluator compile must be true or false, got 'yes'"):
+        NetworkEvaluator(yinsh, compile="yes")
+    player = agents.load("az:network=yinsh,simulations=24,compile=true", seed=0)
+    assert player.label.endswith("compile=True")
+    result = play_game(player, "random", game, seed=0)  # the arena checks every move
+    assert result.plies > 10
+    with pytest.raises(ValueError, match="az option compile=true compiles the network: give network= too"):
+        agents.load("az:compile=true")
+
+
 def test_the_network_evaluator_in_float32_and_bfloat16(tmp_path):
     torch = pytest.importorskip("torch")
     from agents.search import NetworkEvaluator

@@ -65,6 +65,8 @@ class AZAgent(Agent):
         precision: the network's arithmetic, ``float32`` or ``bfloat16`` (a bfloat16 copy of the network:
             faster on CPUs with bfloat16 units at ``batch`` 8 and more, outputs within about 1e-2;
             :class:`agents.search.NetworkEvaluator`).
+        compile: run the network through ``torch.compile`` (1.3-1.9 times as fast on CPU, outputs equal to
+            rounding; compiled on the first move, outside any time budget; needs a C++ compiler on CPU).
         seed: seeds the noise and the rollouts; the same seed and positions give the same moves
             (with ``time``, the simulation count, and so the move, may vary).
     """
@@ -75,7 +77,8 @@ class AZAgent(Agent):
                  time: float | None = None, c: float = 1.0, batch: int | None = None, fpu_reduction: float = 0.0,
                  noise: float = 0.0, dirichlet_alpha: float = 0.3, rollouts: int | None = None,
                  reuse_tree: bool = True, device: str = "cpu", threads: int | None = 1, seed: int | None = None,
-                 game: Game | str | None = None, gumbel: int = 0, precision: str = "float32"):
+                 game: Game | str | None = None, gumbel: int = 0, precision: str = "float32",
+                 compile: bool = False):
         if simulations is not None:
             simulations = check_int("az option simulations", simulations, 1, MAX_SIMULATIONS)
         if time is not None:
@@ -94,6 +97,9 @@ class AZAgent(Agent):
         precision = check_precision(precision, "az option precision")
         if precision != "float32" and network is None:
             raise ValueError(f"az option precision={precision} is the network's arithmetic: give network= too")
+        compile = check_bool("az option compile", compile)
+        if compile and network is None:
+            raise ValueError("az option compile=true compiles the network: give network= too")
         if gumbel and batch not in (None, 1):
             raise ValueError(f"az option gumbel={gumbel} (Gumbel root selection) walks one leaf per wave: "
                              f"give batch=1, got batch={batch}")
@@ -107,7 +113,8 @@ class AZAgent(Agent):
             from ..search.evaluate import NetworkEvaluator
 
             try:
-                self._evaluator = NetworkEvaluator(player.network, device, threads, precision=precision)
+                self._evaluator = NetworkEvaluator(player.network, device, threads, precision=precision,
+                                                   compile=compile)
             except ValueError as err:
                 raise ValueError(f"az option device: {err}") from None
         else:
@@ -129,6 +136,7 @@ class AZAgent(Agent):
         self.c, self.batch, self.fpu_reduction = float(c), batch, float(fpu_reduction)
         self.noise, self.dirichlet_alpha, self.rollouts = float(noise), float(dirichlet_alpha), rollouts
         self.device, self.threads, self.gumbel, self.precision = str(device), threads, gumbel, precision
+        self.compile = compile
         self._searches: dict[Game, BatchedSearch] = {}
         self._searched: Game | None = None
         self.last_simulations = 0
@@ -142,7 +150,7 @@ class AZAgent(Agent):
                 "batch": self.batch, "fpu_reduction": self.fpu_reduction, "noise": self.noise,
                 "dirichlet_alpha": self.dirichlet_alpha, "rollouts": self.rollouts, "reuse_tree": self.reuse_tree,
                 "device": self.device, "threads": self.threads, "gumbel": self.gumbel, "precision": self.precision,
-                "seed": self.seed}
+                "compile": self.compile, "seed": self.seed}
 
     @property
     def label(self) -> str:

@@ -54,6 +54,7 @@ class AZSelfPlay:
                                    noise_fraction=0.0 if gumbel else args.noise,
                                    dirichlet_alpha=args.dirichlet_alpha)
         self._network: NetworkEvaluator | None = None
+        self._kept: tuple[tuple, NetworkEvaluator] | None = None
         self.search = BatchedSearch(game, B, self._evaluate, self.config, seed=seed)
         self.states = np.stack([r.new_state(r.tables) for _ in range(B)]).astype(np.int32)
         self.moves = np.zeros(B, np.int64)
@@ -69,8 +70,7 @@ class AZSelfPlay:
         ``first_player_wins``, ``game_length``). The trees start afresh from the games' positions (so that a
         resumed run, whose trees are not saved, searches exactly as the uninterrupted one)."""
         a, r, search = self.args, self.rules, self.search
-        # (a copy: the network changes between calls)
-        self._network = NetworkEvaluator(net, device, threads, precision=a.selfplay_precision)
+        self._network = self._evaluator_of(net, device, threads)
         for b in range(self.num_games):
             search.set_root(b, self.states[b])
         done: list[dict[str, np.ndarray]] = []
@@ -111,11 +111,23 @@ class AZSelfPlay:
     def compile(self, net: PolicyValueNet, device: torch.device, threads: int) -> None:
         """Compile the search for this game now (numba, once per process: tens of seconds), outside any
         measured time; it draws no random number, and :meth:`play` rebuilds the trees afterwards."""
-        self._network = NetworkEvaluator(net, device, threads, precision=self.args.selfplay_precision)
+        self._network = self._evaluator_of(net, device, threads)
         try:
             self.search.compile()
         finally:
             self._network = None
+
+    def _evaluator_of(self, net: PolicyValueNet, device: torch.device, threads: int) -> NetworkEvaluator:
+        """The self-play evaluator, holding a copy of ``net``'s present weights: built once (and compiled
+        once, with ``--compile``), its weights refreshed on every later call (the network changes between
+        calls; a copy in place of the network computes the same as a fresh copy)."""
+        a = self.args
+        key = (str(device), threads, a.selfplay_precision, bool(getattr(a, "compile", False)))
+        if self._kept is None or self._kept[0] != key:
+            self._kept = (key, NetworkEvaluator(net, device, threads, precision=key[2], compile=key[3]))
+        else:
+            self._kept[1].load_weights(net)
+        return self._kept[1]
 
     def _evaluate(self, planes: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The search's evaluator: the network of the current :meth:`play`."""

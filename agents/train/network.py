@@ -133,6 +133,10 @@ class NetConfig:
         return cls(**data)  # the fields are checked by __post_init__
 
 
+_compiling = getattr(torch.compiler, "is_compiling", None) or torch._dynamo.is_compiling
+"""Whether torch.compile is tracing the code that asks (torch.compiler.is_compiling from torch 2.3)."""
+
+
 class BoardConv(nn.Conv2d):
     """A 3x3 convolution, masked to the hexagonal neighbourhood when ``hexagonal``."""
 
@@ -214,8 +218,9 @@ class PolicyValueNet(nn.Module):
         k = self.config.onboard_plane
         onboard = x[:, k : k + 1]
         # On a board whose every point is playable (Xodd's squares) the masks multiply by one: skipped on the
-        # CPU (exact). On an accelerator the check would wait for the device each call: the masks stay.
-        mask = None if x.device.type == "cpu" and bool(onboard.all()) else onboard
+        # CPU (exact). On an accelerator the check would wait for the device each call, and under
+        # torch.compile it would break the graph in two (the fused multiplications cost little): the masks stay.
+        mask = None if x.device.type == "cpu" and not _compiling() and bool(onboard.all()) else onboard
         h = F.relu(self.stem(x), inplace=True)
         if mask is not None:
             h = h * mask
