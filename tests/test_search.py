@@ -586,6 +586,26 @@ def test_a_compiled_network_evaluator_computes_what_the_plain_one_does():
         agents.load("az:compile=true")
 
 
+def test_a_compiled_network_evaluator_without_a_cpp_compiler_says_so(tmp_path):
+    pytest.importorskip("torch")
+    import os
+    import subprocess
+    import sys
+
+    script = ("import numpy as np\n"
+              "from agents.pretrained import network_file\n"
+              "from agents.search import NetworkEvaluator\n"
+              "from agents.train.checkpoint import load_network\n"
+              "ev = NetworkEvaluator(load_network(network_file('yinsh')), compile=True)\n"
+              "ev(np.zeros((3, 24, 11, 11), np.int8))\n")
+    env = {**os.environ, "CXX": "/bin/false", "TORCHINDUCTOR_CACHE_DIR": str(tmp_path / "cache"),
+           "OMP_NUM_THREADS": "1"}
+    out = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode != 0
+    assert ("RuntimeError: the compiled network failed" in out.stderr
+            and "torch.compile needs a working C++ compiler on CPU: evaluate without compile" in out.stderr)
+
+
 def test_the_network_evaluator_in_float32_and_bfloat16(tmp_path):
     torch = pytest.importorskip("torch")
     from agents.search import NetworkEvaluator

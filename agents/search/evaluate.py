@@ -41,10 +41,10 @@ class NetworkEvaluator:
     ``compile=True`` runs the copy through ``torch.compile`` (TorchInductor, shapes dynamic in the batch):
     its fused kernels were 1.3-1.9 times as fast as the plain network on this project's CPU at batches 8
     to 256 (``benchmarks/bench_search.py --compile``); the outputs equal the plain copy's to rounding.
-    The first call compiles (tens of seconds on CPU, where it needs a C++ compiler; less once TorchInductor's
-    cache in the temporary folder holds the kernels); a batch of one position is evaluated with a padding
-    copy, and the first call compiles at batches of 2 and 16, so that no later batch size compiles again. :meth:`load_weights` refreshes the weights without
-    compiling again."""
+    The first call compiles (tens of seconds on CPU, where it needs a C++ compiler: without one it raises
+    RuntimeError saying so; less once TorchInductor's cache in the temporary folder holds the kernels), at
+    batches of 2 and 16, so that no later batch size compiles again; a batch of one position is evaluated
+    with a padding copy. :meth:`load_weights` refreshes the weights without compiling again."""
 
     def __init__(self, network: PolicyValueNet, device: str | torch.device = "cpu", threads: int | None = None,
                  channels_last: bool = True, precision: str = "float32", compile: bool = False):
