@@ -122,7 +122,7 @@ class AZSelfPlay:
         once, with ``--compile``), its weights refreshed on every later call (the network changes between
         calls; a copy in place of the network computes the same as a fresh copy)."""
         a = self.args
-        key = (str(device), threads, a.selfplay_precision, bool(getattr(a, "compile", False)))
+        key = (str(device), threads, a.selfplay_precision, a.compile)
         if self._kept is None or self._kept[0] != key:
             self._kept = (key, NetworkEvaluator(net, device, threads, precision=key[2], compile=key[3]))
         else:
