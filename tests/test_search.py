@@ -568,6 +568,10 @@ def test_a_compiled_network_evaluator_computes_what_the_plain_one_does():
     assert not np.allclose(other[0], before[0], atol=1e-3)
     np.testing.assert_allclose(compiled(planes)[0], other[0], atol=1e-5)
     np.testing.assert_allclose(plain(planes)[0], before[0], atol=0)  # the evaluators hold copies
+    shared = NetworkEvaluator(yinsh, channels_last=False)  # no copy: it evaluates yinsh itself
+    shared.load_weights(blitz)
+    np.testing.assert_allclose(shared(planes)[0], other[0], atol=1e-5)
+    np.testing.assert_allclose(NetworkEvaluator(yinsh)(planes)[0], before[0], atol=0)  # yinsh is untouched
     again = pickle.loads(pickle.dumps(compiled))
     assert again.compile
     np.testing.assert_allclose(again(planes[:5])[1], other[1][:5], atol=1e-5)

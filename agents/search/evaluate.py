@@ -56,8 +56,9 @@ class NetworkEvaluator:
         self.channels_last = bool(channels_last)
         self._format = torch.channels_last if self.channels_last else torch.contiguous_format
         self.dtype = torch.bfloat16 if self.precision == "bfloat16" else torch.float32
-        copied = self.channels_last or self.precision != "float32" or self.compile
-        network = copy.deepcopy(network) if copied else network
+        self._owns = self.channels_last or self.precision != "float32" or self.compile
+        """Whether :attr:`network` is this evaluator's own copy (else it is the caller's network itself)."""
+        network = copy.deepcopy(network) if self._owns else network
         self.network = network.to(self.device, self.dtype, memory_format=self._format).eval()
         self.threads = threads
         self.calls = 0
@@ -80,7 +81,9 @@ class NetworkEvaluator:
 
     def load_weights(self, network: PolicyValueNet) -> None:
         """Copy ``network``'s weights (any precision and device) into this evaluator's network, in place:
-        a compiled evaluator keeps its compiled kernels. ``network`` must have this one's architecture."""
+        a compiled evaluator keeps its compiled kernels. ``network`` must have this one's architecture. An
+        evaluator that holds no copy (float32, ``channels_last=False``, not compiled) evaluates ``network``
+        itself from then on: the network it was given is left as it is."""
         if not isinstance(network, PolicyValueNet):
             raise ValueError(f"load_weights takes a PolicyValueNet, got {type(network).__name__}")
         mine = {k: tuple(v.shape) for k, v in self.network.state_dict().items()}
@@ -90,7 +93,9 @@ class NetworkEvaluator:
             raise ValueError(f"load_weights: the network has another architecture ({o.game} {o.channels} channels x "
                              f"{o.blocks} blocks, {o.height}x{o.width}) than this evaluator's ({c.game} {c.channels} "
                              f"channels x {c.blocks} blocks, {c.height}x{c.width})")
-        if network is not self.network:
+        if not self._owns:  # it evaluates the caller's network itself, never a copy: now the new one
+            self.network = self._forward = network.to(self.device, self.dtype, memory_format=self._format).eval()
+        elif network is not self.network:
             with torch.no_grad():
                 self.network.load_state_dict(network.state_dict())
 
