@@ -262,6 +262,46 @@ def test_a_full_disk_while_training_is_one_line_and_a_nonzero_exit(tmp_path, cap
     assert "No space left on device" in err and "free some space" in err and "no checkpoint was saved" in err
 
 
+def test_ctrl_c_while_training_is_one_line_naming_the_checkpoint_to_resume(tmp_path, capsys, monkeypatch):
+    pytest.importorskip("torch")
+    fcntl = pytest.importorskip("fcntl")
+    from agents.train import checkpoint as ckpt_io
+    from agents.train import ppo
+
+    def interrupted(trainer):
+        raise KeyboardInterrupt
+
+    fresh = tmp_path / "fresh"  # interrupted before its first checkpoint
+    assert ppo.main(TINY + ["--run-dir", str(fresh)], loop=interrupted) == 130
+    err = _without_compile_notice(capsys.readouterr().err)
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "interrupted" in err and "no checkpoint was saved" in err
+    with open(fresh / ".lock", "ab") as f:  # its lock was let go (flock: a second open file asks anew)
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+    real, calls = ppo._update, []
+
+    def second_update_interrupted(trainer):  # Ctrl-C during the second update, after one checkpoint
+        calls.append(1)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(trainer)
+
+    monkeypatch.setattr(ppo, "_update", second_update_interrupted)
+    run = tmp_path / "run"
+    argv = TINY[:-1] + ["160", "--checkpoint-every", "1", "--run-dir", str(run)]
+    assert ppo.main(argv) == 130
+    err = _without_compile_notice(capsys.readouterr().err)
+    saved = ckpt_io.read_metadata(run / "last.pt")
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert f"{run / 'last.pt'} ({saved['global_step']:,} steps" in err and "--resume" in err, err
+    assert 0 < saved["global_step"] < 160
+    monkeypatch.setattr(ppo, "_update", real)
+    assert ppo.main(argv + ["--resume"]) == 0  # the lock was let go, and the run goes on from its checkpoint
+    assert ckpt_io.read_metadata(run / "last.pt")["global_step"] >= 160
+
+
 def test_a_full_disk_in_the_arena_is_one_line_and_a_nonzero_exit(tmp_path, capsys, monkeypatch):
     import agents.arena as arena
 

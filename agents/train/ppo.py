@@ -546,7 +546,24 @@ def main(argv: list[str] | None = None, command: Command | None = None, trainer_
         saved = f"the last checkpoint saved is {last}" if last.is_file() else "no checkpoint was saved"
         print(f"{parser.prog}: {report_os_error(err, 'writing the run')}; {saved}", file=sys.stderr)
         return 1
+    except KeyboardInterrupt:  # Ctrl-C: the checkpoints are written atomically, so the last one is whole
+        print(f"{parser.prog}: interrupted; {_last_saved(Path(trainer.args.run_dir) / 'last.pt')}", file=sys.stderr)
+        return 130  # (the shell's status for a process ended by SIGINT)
+    finally:
+        unlock_dir(trainer.args.run_dir)  # (however the loop ended; the run loop lets go of it itself)
     return 0
+
+
+def _last_saved(last: Path) -> str:
+    """What an interrupted run left: its last checkpoint (steps, minutes) and how to go on, or that none was saved."""
+    if not last.is_file():
+        return "no checkpoint was saved (start again; nothing of this run can be resumed)"
+    try:
+        meta = ckpt_io.read_metadata(last)
+        at = f" ({int(meta['global_step']):,} steps, {float(meta['train_seconds']) / 60:.1f} minutes of training)"
+    except (ValueError, KeyError, TypeError, OSError):  # (read for the message only; --resume verifies it)
+        at = ""
+    return f"the last checkpoint saved is {last}{at}: --resume continues from it"
 
 
 if __name__ == "__main__":
