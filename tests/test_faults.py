@@ -275,10 +275,11 @@ def test_ctrl_c_while_training_is_one_line_naming_the_checkpoint_to_resume(tmp_p
     assert ppo.main(TINY + ["--run-dir", str(fresh)], loop=interrupted) == 130
     err = _without_compile_notice(capsys.readouterr().err)
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
-    assert "interrupted" in err and "no checkpoint was saved" in err
+    assert "interrupted" in err and "no checkpoint was saved" in err and "--overwrite" in err
     with open(fresh / ".lock", "ab") as f:  # its lock was let go (flock: a second open file asks anew)
         fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+    assert ppo.main(TINY + ["--run-dir", str(fresh), "--overwrite"]) == 0  # the way the line gives
 
     real, calls = ppo._update, []
 

@@ -557,7 +557,8 @@ def main(argv: list[str] | None = None, command: Command | None = None, trainer_
 def _last_saved(last: Path) -> str:
     """What an interrupted run left: its last checkpoint (steps, minutes) and how to go on, or that none was saved."""
     if not last.is_file():
-        return "no checkpoint was saved (start again; nothing of this run can be resumed)"
+        return ("no checkpoint was saved, so --resume has nothing to continue: start again there with "
+                "--overwrite (or choose another --run-dir)")
     try:
         meta = ckpt_io.read_metadata(last)
         at = f" ({int(meta['global_step']):,} steps, {float(meta['train_seconds']) / 60:.1f} minutes of training)"
