@@ -539,15 +539,15 @@ def main(argv: list[str] | None = None, command: Command | None = None, trainer_
         trainer = prepare_run(parse_args(argv, command), command, trainer_cls)
     except (ValueError, OSError) as err:  # OSError: a run directory that cannot be made or read
         parser.error(str(err))
+    last = Path(trainer.args.run_dir) / "last.pt"
     try:
         (loop or run)(trainer)
     except OSError as err:  # a full disk, a quota, a folder removed meanwhile: one line, not a traceback
-        last = Path(trainer.args.run_dir) / "last.pt"
         saved = f"the last checkpoint saved is {last}" if last.is_file() else "no checkpoint was saved"
         print(f"{parser.prog}: {report_os_error(err, 'writing the run')}; {saved}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C: the checkpoints are written atomically, so the last one is whole
-        print(f"{parser.prog}: interrupted; {_last_saved(Path(trainer.args.run_dir) / 'last.pt')}", file=sys.stderr)
+        print(f"{parser.prog}: interrupted; {_last_saved(last)}", file=sys.stderr)
         return 130  # (the shell's status for a process ended by SIGINT)
     finally:
         unlock_dir(trainer.args.run_dir)  # (however the loop ended; the run loop lets go of it itself)
