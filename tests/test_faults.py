@@ -261,6 +261,16 @@ def test_a_full_disk_while_training_is_one_line_and_a_nonzero_exit(tmp_path, cap
     assert "Traceback" not in err and len(err.splitlines()) == 1, err
     assert "No space left on device" in err and "free some space" in err and "no checkpoint was saved" in err
 
+    monkeypatch.undo()  # the disk fills after one checkpoint: the line names it, as Ctrl-C's does
+    _full_disk(monkeypatch, ckpt_io, after=1)
+    run = tmp_path / "later"
+    assert main(TINY[:-1] + ["160", "--checkpoint-every", "1", "--run-dir", str(run)]) == 1
+    err = _without_compile_notice(capsys.readouterr().err)
+    saved = ckpt_io.read_metadata(run / "last.pt")
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err
+    assert "No space left on device" in err and f"{run / 'last.pt'} ({saved['global_step']:,} steps" in err, err
+    assert "--resume continues from it" in err and 0 < saved["global_step"] < 160
+
 
 def test_ctrl_c_while_training_is_one_line_naming_the_checkpoint_to_resume(tmp_path, capsys, monkeypatch):
     pytest.importorskip("torch")

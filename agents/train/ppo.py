@@ -543,8 +543,7 @@ def main(argv: list[str] | None = None, command: Command | None = None, trainer_
     try:
         (loop or run)(trainer)
     except OSError as err:  # a full disk, a quota, a folder removed meanwhile: one line, not a traceback
-        saved = f"the last checkpoint saved is {last}" if last.is_file() else "no checkpoint was saved"
-        print(f"{parser.prog}: {report_os_error(err, 'writing the run')}; {saved}", file=sys.stderr)
+        print(f"{parser.prog}: {report_os_error(err, 'writing the run')}; {_last_saved(last)}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:  # Ctrl-C: the checkpoints are written atomically, so the last one is whole
         print(f"{parser.prog}: interrupted; {_last_saved(last)}", file=sys.stderr)
@@ -555,7 +554,8 @@ def main(argv: list[str] | None = None, command: Command | None = None, trainer_
 
 
 def _last_saved(last: Path) -> str:
-    """What an interrupted run left: its last checkpoint (steps, minutes) and how to go on, or that none was saved."""
+    """What a run ended early (Ctrl-C, a full disk) left: its last checkpoint (steps, minutes) and how to go on,
+    or that none was saved."""
     if not last.is_file():
         return ("no checkpoint was saved, so --resume has nothing to continue: start again there with "
                 "--overwrite (or choose another --run-dir)")
